@@ -1,0 +1,141 @@
+import Fastify, { type FastifyInstance, type FastifyError, type FastifyPluginAsync } from 'fastify';
+import { existsSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { Database } from './db/database.ts';
+import type { ServerConfig } from './config.ts';
+import { TokenService, tokenFromHeader } from './auth/tokens.ts';
+import { loadSessionUser, type SessionUser } from './auth/session-user.ts';
+import { ApiError, Status, type Envelope, type FieldError } from './http/envelope.ts';
+import { pickLang, type Lang } from './i18n/lang.ts';
+import { t } from './i18n/catalog.ts';
+import { apiModules } from './modules.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database;
+    tokens: TokenService;
+    config: ServerConfig;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+    /** The raw token the caller authenticated with. */
+    token: string | null;
+    lang: Lang;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a token (login, registration, SMS sending, public article reads). */
+    public?: boolean;
+  }
+}
+
+export const BODY_LIMIT = 256 * 1024;
+
+export interface AppOptions {
+  db: Database;
+  config: ServerConfig;
+  tokens?: TokenService;
+  logger?: boolean;
+}
+
+/** The whole server as a Fastify instance; `main.ts` listens, tests use inject or port 0. */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ? { level: 'info' } : false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: process.env.TRUST_PROXY === '1',
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+  });
+  app.decorate('db', opts.db);
+  app.decorate('tokens', opts.tokens ?? (await TokenService.create(opts.db)));
+  app.decorate('config', opts.config);
+  app.decorateRequest('user', null);
+  app.decorateRequest('token', null);
+  app.decorateRequest('lang', 'zh');
+
+  app.addHook('onRequest', async (req) => {
+    req.lang = pickLang(req.headers['accept-language'], req.headers.cookie);
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    const { httpStatus, body } = toEnvelope(err, req.lang);
+    if (httpStatus >= 500) req.log.error(err);
+    return reply.code(httpStatus).send(body);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api') {
+      return reply.code(404).send({ status: Status.NOT_FOUND, message: t(req.lang, 'common.routeNotFound'), data: null });
+    }
+    // Client-side routes: every other path is the console's index.html.
+    if (req.method === 'GET' && existsSync(`${opts.config.distDir}/index.html`)) return reply.sendFile('index.html');
+    return reply.code(404).send('Not found');
+  });
+
+  await app.register(api, { prefix: '/api' });
+
+  if (existsSync(opts.config.distDir)) {
+    await app.register(fastifyStatic, { root: opts.config.distDir, wildcard: false, index: ['index.html'] });
+  }
+  return app;
+}
+
+/** Every /api route needs a valid token unless its config says public. */
+const api: FastifyPluginAsync = async (app) => {
+  app.addHook('onRequest', async (req) => {
+    const token = tokenFromHeader(req.headers.authorization);
+    if (token) {
+      const claims = await app.tokens.verify(token);
+      const user = claims ? await loadSessionUser(app.db, { id: claims.userId }) : null;
+      if (user && user.status === 1) {
+        req.user = user;
+        req.token = token;
+      } else if (!req.routeOptions.config.public) {
+        throw new ApiError(Status.LOGGED_OUT, 'auth.tokenInvalid');
+      }
+    } else if (!req.routeOptions.config.public) {
+      throw new ApiError(Status.LOGGED_OUT, 'auth.tokenMissing');
+    }
+  });
+  for (const mod of apiModules) await app.register(mod);
+};
+
+function toEnvelope(err: FastifyError | ApiError, lang: Lang): { httpStatus: number; body: Envelope<unknown> } {
+  if (err instanceof ApiError) {
+    const details = typeof err.details === 'function' ? err.details(lang) : err.details;
+    return {
+      httpStatus: err.httpStatus,
+      body: { status: err.status, message: t(lang, err.key, err.params), data: details ? { errors: details } : null },
+    };
+  }
+  const fe = err as FastifyError;
+  if (fe.validation) {
+    const errors: FieldError[] = fe.validation.map((v) => ({
+      field: fieldOf(v.instancePath, v.params as Record<string, unknown>, fe.validationContext),
+      message: v.message ?? 'invalid',
+    }));
+    const detail = errors.map((e) => `${e.field} ${e.message}`).join('; ');
+    return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, 'common.invalidInput', { detail }), data: { errors } } };
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, 'common.malformedJson'), data: null } };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { httpStatus: 413, body: { status: Status.BUSINESS, message: t(lang, 'common.bodyTooLarge', { limit: BODY_LIMIT }), data: null } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { httpStatus: 415, body: { status: Status.BUSINESS, message: t(lang, 'common.unsupportedMediaType'), data: null } };
+  }
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return { httpStatus: fe.statusCode, body: { status: Status.BUSINESS, message: t(lang, 'common.invalidInput', { detail: fe.code ?? 'request' }), data: null } };
+  }
+  // Never a stack trace or SQL in a reply: the log has them.
+  return { httpStatus: 500, body: { status: Status.INTERNAL, message: t(lang, 'common.internal'), data: null } };
+}
+
+function fieldOf(instancePath: string, params: Record<string, unknown>, context?: string): string {
+  const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : '';
+  const extra = typeof params.additionalProperty === 'string' ? params.additionalProperty : '';
+  return [path, missing || extra].filter(Boolean).join('.') || context || 'body';
+}

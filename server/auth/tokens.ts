@@ -1,0 +1,70 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Database } from '../db/database.ts';
+
+export const TOKEN_TTL_SECONDS = 12 * 60 * 60;
+
+export interface TokenClaims {
+  userId: number;
+  username: string;
+  jti: string;
+  expiresAt: Date;
+}
+
+/**
+ * HS256 tokens. The key comes from JWT_SECRET, else from the database (generated once),
+ * so that several server instances on one PostgreSQL accept each other's tokens.
+ */
+export class TokenService {
+  private constructor(private readonly key: Uint8Array, private readonly db: Database) {}
+
+  static async create(db: Database, secret = process.env.JWT_SECRET): Promise<TokenService> {
+    let value = secret;
+    if (!value) {
+      await db.query(`INSERT INTO settings(key, value) VALUES ('jwt_secret', $1) ON CONFLICT (key) DO NOTHING`, [
+        randomBytes(48).toString('base64url'),
+      ]);
+      value = (await db.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'jwt_secret'`)).rows[0].value;
+    }
+    return new TokenService(new TextEncoder().encode(value), db);
+  }
+
+  async issue(user: { id: number; username: string }, ttlSeconds = TOKEN_TTL_SECONDS): Promise<string> {
+    return new SignJWT({ uid: user.id, sub: user.username })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid, unexpired, unrevoked token, else null. */
+  async verify(token: string): Promise<TokenClaims | null> {
+    if (!token || token.length > 4096) return null;
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (typeof payload.uid !== 'number' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return null;
+      const revoked = await this.db.query('SELECT 1 FROM revoked_tokens WHERE jti = $1', [payload.jti]);
+      if (revoked.rowCount > 0) return null;
+      return { userId: payload.uid, username: String(payload.sub), jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+    } catch {
+      return null;
+    }
+  }
+
+  async revoke(claims: TokenClaims): Promise<void> {
+    await this.db.query('INSERT INTO revoked_tokens(jti, expires_at) VALUES ($1, $2) ON CONFLICT (jti) DO NOTHING', [
+      claims.jti,
+      claims.expiresAt,
+    ]);
+    // Keep the table small: a revoked token past its expiry is refused by jwtVerify anyway.
+    await this.db.query('DELETE FROM revoked_tokens WHERE expires_at < now()');
+  }
+}
+
+/** The token of `Authorization: <token>` or `Authorization: Bearer <token>`. */
+export function tokenFromHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^\s*(?:Bearer\s+)?(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}

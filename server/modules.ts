@@ -1,0 +1,8 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { healthRoutes } from './routes/health.ts';
+
+/**
+ * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
+ * that owns its routes and its messages.
+ */
+export const apiModules: FastifyPluginAsync[] = [healthRoutes];
