@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { healthRoutes } from './routes/health.ts';
+import { authRoutes } from './routes/auth.ts';
 
 /**
  * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
  * that owns its routes and its messages.
  */
-export const apiModules: FastifyPluginAsync[] = [healthRoutes];
+export const apiModules: FastifyPluginAsync[] = [healthRoutes, authRoutes];

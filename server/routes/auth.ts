@@ -1,0 +1,82 @@
+import type { FastifyPluginAsync } from 'fastify';
+// Types only: lets route schemas carry the summary and tags of the generated OpenAPI document.
+import type {} from '@fastify/swagger';
+import { ok, business, loggedOut } from '../http/envelope.ts';
+import { audit } from '../audit/log.ts';
+import { verifyPassword, burnVerification } from '../auth/password.ts';
+import { throttledUntil, recordFailure, clearFailures } from '../auth/throttle.ts';
+import { authMessages as M } from '../auth/messages.ts';
+import { t as tr } from '../i18n/catalog.ts';
+
+const loginBody = {
+  type: 'object',
+  required: ['username', 'password'],
+  properties: {
+    username: { type: 'string', maxLength: 64, description: 'Trimmed before use.' },
+    password: { type: 'string', maxLength: 128 },
+  },
+} as const;
+
+const tokenQuery = {
+  type: 'object',
+  required: ['token'],
+  properties: { token: { type: 'string', minLength: 1, maxLength: 4096 } },
+} as const;
+
+/** Login and logout (spec 7.1): POST /api/auth/jwt/token and POST /api/auth/jwt/invalid. */
+export const authRoutes: FastifyPluginAsync = async (app) => {
+  app.post<{ Body: { username: string; password: string } }>(
+    '/auth/jwt/token',
+    { config: { public: true }, schema: { summary: 'Log in; data is the token', tags: ['auth'], body: loginBody } },
+    async (req) => {
+      const username = req.body.username.trim();
+      const { password } = req.body;
+      if (!username) throw business(M['auth.usernameRequired'], {}, (lang) => [{ field: 'username', message: tr(lang, M['auth.usernameRequired']) }]);
+      if (!password) throw business(M['auth.passwordRequired'], {}, (lang) => [{ field: 'password', message: tr(lang, M['auth.passwordRequired']) }]);
+
+      const until = await throttledUntil(app.db, username, req.ip);
+      if (until) {
+        await audit(app.db, req, { action: 'login.throttled', resource: 'session', actor: { id: null, username } });
+        throw business(M['auth.throttled'], { minutes: Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000)) });
+      }
+
+      const { rows } = await app.db.query<{ id: number; username: string; password_hash: string; status: number }>(
+        'SELECT id, username, password_hash, status FROM users WHERE username = $1',
+        [username],
+      );
+      const user = rows[0];
+      const right = user ? await verifyPassword(password, user.password_hash) : (await burnVerification(password), false);
+      if (!user || !right) {
+        await recordFailure(app.db, username, req.ip);
+        await audit(app.db, req, { action: 'login.failed', resource: 'session', actor: { id: user?.id ?? null, username } });
+        throw business(M['auth.badCredentials']);
+      }
+      // Only now, with the password proven, may the reply say the account is disabled.
+      if (user.status !== 1) {
+        await audit(app.db, req, { action: 'login.disabled', resource: 'session', actor: { id: user.id, username: user.username } });
+        throw business(M['auth.accountDisabled']);
+      }
+      await clearFailures(app.db, username);
+      const token = await app.tokens.issue(user);
+      await audit(app.db, req, { action: 'login', resource: 'session', recordId: user.id, actor: { id: user.id, username: user.username } });
+      return ok(token);
+    },
+  );
+
+  app.post<{ Querystring: { token: string } }>(
+    '/auth/jwt/invalid',
+    {
+      // Public because holding the token is the proof: a console whose header token is
+      // gone can still end the session it knows about.
+      config: { public: true },
+      schema: { summary: 'Log out: revoke the token', tags: ['auth'], querystring: tokenQuery },
+    },
+    async (req) => {
+      const claims = await app.tokens.verify(req.query.token);
+      if (!claims) throw loggedOut();
+      await app.tokens.revoke(claims);
+      await audit(app.db, req, { action: 'logout', resource: 'session', recordId: claims.userId, actor: { id: claims.userId, username: claims.username } });
+      return ok(null);
+    },
+  );
+};
