@@ -1,0 +1,75 @@
+import { createStore } from 'jotai';
+import type { i18n as I18n } from 'i18next';
+import { createHttpClient, type HttpClient } from '../http/client.ts';
+import { createNotifierSlot, type NotifierSlot } from '../http/notifier-slot.ts';
+import { createI18n, currentLanguage } from '../i18n/i18n.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
+import { LOGIN_PATH } from '../routing/access.ts';
+import { createAuthApi, type AuthApi } from '../session/auth-api.ts';
+import { browserCookies, browserLocalStorage, type KeyValueStore } from '../session/key-value.ts';
+import { SessionPersistence } from '../session/persistence.ts';
+import { Session } from '../session/session.ts';
+
+export type Navigate = (path: string) => void;
+
+/** Everything the console shares outside React's tree: one instance per page. */
+export interface ConsoleServices {
+  store: ReturnType<typeof createStore>;
+  i18n: I18n;
+  persistence: SessionPersistence;
+  notifier: NotifierSlot;
+  http: HttpClient;
+  auth: AuthApi;
+  session: Session;
+  /** Router navigation once the router is mounted; a full page load before that. */
+  setNavigator(navigate: Navigate): () => void;
+  navigate: Navigate;
+  setLanguage(language: Language): Promise<void>;
+}
+
+export function createConsoleServices(env: { cookies?: KeyValueStore; local?: KeyValueStore; baseUrl?: string } = {}): ConsoleServices {
+  const persistence = new SessionPersistence(env.cookies ?? browserCookies(), env.local ?? browserLocalStorage());
+  const store = createStore();
+  const i18n = createI18n(persistence.language ?? DEFAULT_LANGUAGE);
+  const notifier = createNotifierSlot();
+  let navigator: Navigate | null = null;
+  const navigate: Navigate = (path) => (navigator ? navigator(path) : window.location.assign(path));
+
+  // The client and the session need each other: confirming a 40101 box ends the session.
+  let session: Session;
+  const http = createHttpClient({
+    baseUrl: env.baseUrl ?? '',
+    getToken: () => persistence.token,
+    getLanguage: () => currentLanguage(i18n),
+    notifier,
+    translate: (key) => i18n.t(key),
+    endSession: () => {
+      session.clearLocal();
+      navigate(LOGIN_PATH);
+    },
+  });
+  const auth = createAuthApi(http);
+  session = new Session(persistence, store, auth);
+
+  return {
+    store,
+    i18n,
+    persistence,
+    notifier,
+    http,
+    auth,
+    session,
+    navigate,
+    setNavigator(next) {
+      navigator = next;
+      return () => {
+        if (navigator === next) navigator = null;
+      };
+    },
+    async setLanguage(language) {
+      persistence.saveLanguage(language);
+      await i18n.changeLanguage(language);
+      document.documentElement.lang = language === 'zh' ? 'zh-CN' : language;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The access rules of spec section 2.1, as pure functions of the path and whether a
+ * token exists. The router's gate applies them before anything renders.
+ */
+
+/** Reachable without a token. Compared case-insensitively, as the original router did. */
+export const PUBLIC_PATHS: readonly string[] = ['/login', '/startpage', '/auth-redirect', '/adminManagement'];
+/** Any path containing one of these is public too (articles readable before login). */
+export const PUBLIC_PATH_FRAGMENTS: readonly string[] = ['articleDetailBeforeLogin', 'searchArticleBeforeLogin'];
+
+export const LOGIN_PATH = '/login';
+export const START_PATH = '/startPage';
+export const HOME_PATH = '/dashboard';
+
+export type AccessDecision = { kind: 'allow' } | { kind: 'redirect'; to: string };
+
+export function normalisePath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+export function isPublicPath(pathname: string): boolean {
+  const path = normalisePath(pathname).toLowerCase();
+  if (PUBLIC_PATHS.some((p) => p.toLowerCase() === path)) return true;
+  return PUBLIC_PATH_FRAGMENTS.some((f) => pathname.includes(f));
+}
+
+export function decideAccess(input: { pathname: string; search?: string; hasToken: boolean }): AccessDecision {
+  const path = normalisePath(input.pathname);
+  if (path === '/') return { kind: 'redirect', to: START_PATH };
+  if (input.hasToken && path.toLowerCase() === LOGIN_PATH) return { kind: 'redirect', to: HOME_PATH };
+  if (isPublicPath(path)) return { kind: 'allow' };
+  if (!input.hasToken) return { kind: 'redirect', to: loginUrl(input.pathname + (input.search ?? '')) };
+  return { kind: 'allow' };
+}
+
+/** /login with the original path (and its query) in `redirect`. */
+export function loginUrl(original?: string): string {
+  if (!original || normalisePath(original) === '/' || original.toLowerCase().startsWith(LOGIN_PATH)) return LOGIN_PATH;
+  return `${LOGIN_PATH}?redirect=${encodeURIComponent(original)}`;
+}
+
+/**
+ * Where to go after logging in: the `redirect` parameter when it is a path of this
+ * console, else the dashboard. Other origins (`//x`, `http:`, `/\x`) are refused so the
+ * login page cannot be used to send users elsewhere.
+ */
+export function afterLoginTarget(search: string): string {
+  const redirect = new URLSearchParams(search).get('redirect');
+  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return HOME_PATH;
+  if (normalisePath(redirect.split(/[?#]/)[0]).toLowerCase() === LOGIN_PATH) return HOME_PATH;
+  return redirect;
+}

@@ -1,0 +1,34 @@
+import Ajv, { type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/**
+ * The one ajv setup shared by the server, the console and the tools, so that a record
+ * that passes in a form passes on the server and the reverse. JSON Schema draft-07:
+ * the dialect of Fastify's own ajv and of @rjsf/validator-ajv8.
+ *
+ * Annotation keywords used by schema documents (`x-title`, `x-enumTitles`) are declared
+ * here, so that strict mode still catches misspelt real keywords.
+ */
+export const ANNOTATION_KEYWORDS = ['x-title', 'x-enumTitles', 'x-description'] as const;
+
+export interface SchemaAjvOptions {
+  /** Query strings and path parameters arrive as text: coerce them ("12" → 12, "a" → ["a"]). */
+  coerce?: boolean;
+}
+
+export function createAjv(opts: SchemaAjvOptions = {}): Ajv {
+  const options: Options = {
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    coerceTypes: opts.coerce ? 'array' : false,
+    removeAdditional: false,
+    useDefaults: false,
+    messages: true,
+  };
+  const ajv = new Ajv(options);
+  addFormats(ajv);
+  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: ['object', 'array', 'string'] });
+  return ajv;
+}

@@ -1,0 +1,415 @@
+/**
+ * Resource documents: the data models that the generic resource engine serves and that
+ * screens bind to. Pure code (no React, no node modules): the server reads the files and
+ * hands their text here; the console and the tools do the same with their own sources.
+ */
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import metaSchema from './resource.schema.json';
+import { createAjv } from './ajv.ts';
+
+export const RESOURCE_FORMAT_VERSION = 1;
+export const RESOURCE_META_SCHEMA_ID: string = metaSchema.$id;
+export { metaSchema as resourceMetaSchema };
+
+export type ResourceScope = 'farm' | 'group' | 'platform';
+export type FilterKind = 'eq' | 'like' | 'range' | 'in';
+export type ScalarType = 'string' | 'number' | 'boolean';
+
+export interface LocalText {
+  zh: string;
+  en: string;
+  es: string;
+}
+
+/** A record property: the draft-07 subset that the meta-schema allows. */
+export interface FieldSchema {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  title?: string;
+  description?: string;
+  'x-title'?: LocalText;
+  'x-description'?: LocalText;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  format?: 'date' | 'date-time' | 'time' | 'email' | 'uri' | 'uuid';
+  enum?: (string | number)[];
+  'x-enumTitles'?: LocalText[];
+  minimum?: number;
+  maximum?: number;
+  multipleOf?: number;
+  items?: FieldSchema;
+  maxItems?: number;
+  minItems?: number;
+  uniqueItems?: boolean;
+  properties?: Record<string, FieldSchema>;
+  required?: string[];
+  additionalProperties?: false;
+  default?: unknown;
+}
+
+export interface RecordSchema {
+  type: 'object';
+  additionalProperties: false;
+  required?: string[];
+  properties: Record<string, FieldSchema>;
+}
+
+export interface SearchableField {
+  field: string;
+  filter: FilterKind;
+}
+
+export interface ResourceDocument {
+  $schema?: string;
+  name: string;
+  formatVersion: 1;
+  revision: number;
+  title: LocalText;
+  description?: LocalText;
+  basePath: string;
+  authority: string;
+  authorityAliases?: string[];
+  elements: { create: string; update: string; delete: string };
+  scope: ResourceScope;
+  record: RecordSchema;
+  displayField: string;
+  defaultSort: string;
+  searchable: SearchableField[];
+  sortable: string[];
+  references?: Record<string, { resource: string }>;
+}
+
+/**
+ * Properties that every reply row carries next to the record's own. They are read-only:
+ * a write may send them back (a form posting the row it loaded) and they are ignored,
+ * except `version` on update (the optimistic-concurrency token), and `farmId` / `blocId`
+ * on the creation of a farm- / group-scoped record (the owner).
+ */
+export const META_FIELDS = ['id', 'version', 'farmId', 'farmName', 'blocId', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'labels'] as const;
+export type MetaField = (typeof META_FIELDS)[number];
+
+/** Sortable on every resource without being declared. */
+export const IMPLICIT_SORTABLE = ['id', 'createdAt', 'updatedAt'] as const;
+
+/** Query parameters of the page query that are not filters. */
+export const PAGE_PARAMS = ['pageIndex', 'pageSize', 'sort'] as const;
+export const MAX_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_IN_VALUES = 100;
+export const MAX_ID = 2147483647;
+
+export interface DocumentProblem {
+  file: string;
+  /** JSON pointer into the document ("" for the whole document). */
+  pointer: string;
+  message: string;
+}
+
+export class ResourceDocumentError extends Error {
+  constructor(readonly problems: DocumentProblem[]) {
+    super(
+      `invalid resource document${problems.length > 1 ? 's' : ''}:\n` +
+        problems.map((p) => `  ${p.file}#${p.pointer} ${p.message}`).join('\n'),
+    );
+    this.name = 'ResourceDocumentError';
+  }
+}
+
+let metaValidator: ValidateFunction | undefined;
+function validateMeta(doc: unknown): ErrorObject[] {
+  metaValidator ??= createAjv().compile(metaSchema);
+  return metaValidator(doc) ? [] : [...(metaValidator.errors ?? [])];
+}
+
+/** ajv's errors for one document, reduced to the ones a person can act on. */
+function metaProblems(errors: ErrorObject[]): { pointer: string; message: string }[] {
+  // `if`/`then` and `allOf` wrappers repeat what the inner error already says.
+  const useful = errors.filter((e) => e.keyword !== 'if' && e.keyword !== 'allOf');
+  const seen = new Set<string>();
+  const out: { pointer: string; message: string }[] = [];
+  for (const e of useful.length ? useful : errors) {
+    let pointer = e.instancePath;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties') {
+      pointer += `/${escapePointer(String(e.params.additionalProperty))}`;
+      message = 'is not allowed here';
+    } else if (e.keyword === 'required') {
+      pointer += `/${escapePointer(String(e.params.missingProperty))}`;
+      message = 'is required';
+    } else if (e.keyword === 'enum') {
+      message += `: ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (e.keyword === 'const') {
+      message += `: ${JSON.stringify(e.params.allowedValue)}`;
+    }
+    const key = `${pointer} ${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ pointer, message });
+    }
+  }
+  return out;
+}
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The scalar kind of a top-level property, or null for arrays and objects. */
+export function scalarTypeOf(field: FieldSchema | undefined): ScalarType | null {
+  if (!field) return null;
+  if (field.type === 'string') return 'string';
+  if (field.type === 'integer' || field.type === 'number') return 'number';
+  if (field.type === 'boolean') return 'boolean';
+  return null;
+}
+
+/** Problems of one parsed document on its own (meta-schema, then meaning). */
+export function checkResourceDocument(doc: unknown): { pointer: string; message: string }[] {
+  const meta = metaProblems(validateMeta(doc));
+  if (meta.length) return meta;
+  const d = doc as ResourceDocument;
+  const problems: { pointer: string; message: string }[] = [];
+  const props = d.record.properties;
+  const fieldProblem = (pointer: string, field: string, need: string) => {
+    if (!(field in props)) problems.push({ pointer, message: `names "${field}", which is not a property of the record` });
+    else if (need === 'scalar' && !scalarTypeOf(props[field]))
+      problems.push({ pointer, message: `names "${field}", which is not a string, number or boolean property` });
+  };
+
+  for (const [name, field] of Object.entries(props)) {
+    const at = `/record/properties/${name}`;
+    if ((META_FIELDS as readonly string[]).includes(name) || (PAGE_PARAMS as readonly string[]).includes(name))
+      problems.push({ pointer: at, message: `"${name}" is reserved for the engine` });
+    checkField(field, at, problems);
+  }
+  (d.record.required ?? []).forEach((name, i) => {
+    if (!(name in props)) problems.push({ pointer: `/record/required/${i}`, message: `"${name}" is not a property of the record` });
+  });
+
+  fieldProblem('/displayField', d.displayField, 'scalar');
+
+  const filterParams = new Map<string, string>();
+  const claim = (param: string, pointer: string) => {
+    const clash = filterParams.get(param);
+    if (clash) problems.push({ pointer, message: `its query parameter "${param}" clashes with ${clash}` });
+    else if ((PAGE_PARAMS as readonly string[]).includes(param))
+      problems.push({ pointer, message: `its query parameter "${param}" clashes with the page query's own` });
+    filterParams.set(param, pointer);
+  };
+  d.searchable.forEach((s, i) => {
+    const at = `/searchable/${i}`;
+    fieldProblem(`${at}/field`, s.field, 'scalar');
+    const field = props[s.field];
+    const type = scalarTypeOf(field);
+    if (!type) return;
+    if (s.filter === 'like' && type !== 'string') problems.push({ pointer: `${at}/filter`, message: 'like filters need a string property' });
+    if (s.filter === 'range' && type === 'boolean') problems.push({ pointer: `${at}/filter`, message: 'range filters need a number or string property' });
+    if (s.filter === 'in' && type === 'boolean') problems.push({ pointer: `${at}/filter`, message: 'in filters need a number or string property' });
+    for (const param of filterParamNames(s)) claim(param, at);
+  });
+
+  d.sortable.forEach((f, i) => fieldProblem(`/sortable/${i}`, f, 'scalar'));
+  const sortKeys = parseSort(d.defaultSort, d);
+  if ('error' in sortKeys) problems.push({ pointer: '/defaultSort', message: sortKeys.error });
+
+  for (const [action, code] of Object.entries(d.elements)) {
+    if (!code.startsWith(`${d.authority}:`))
+      problems.push({ pointer: `/elements/${action}`, message: `element codes are "<authority>:<action>"; expected a code starting with "${d.authority}:"` });
+  }
+
+  (d.authorityAliases ?? []).forEach((alias, i) => {
+    if (alias === d.authority) problems.push({ pointer: `/authorityAliases/${i}`, message: 'repeats the authority' });
+  });
+
+  for (const [field, ref] of Object.entries(d.references ?? {})) {
+    const at = `/references/${field}`;
+    if (!(field in props)) problems.push({ pointer: at, message: `"${field}" is not a property of the record` });
+    else if (props[field].type !== 'integer') problems.push({ pointer: at, message: `a reference holds a record id: "${field}" must be an integer property` });
+    if (ref.resource === d.name && d.scope !== 'platform')
+      problems.push({ pointer: `${at}/resource`, message: 'a record of a farm or group may not reference its own resource' });
+  }
+
+  if (!problems.length) {
+    try {
+      createAjv().compile(d.record);
+    } catch (err) {
+      problems.push({ pointer: '/record', message: `is not a usable JSON Schema: ${(err as Error).message}` });
+    }
+  }
+  return problems;
+}
+
+function checkField(field: FieldSchema, at: string, problems: { pointer: string; message: string }[]) {
+  if (field.minimum !== undefined && field.maximum !== undefined && field.minimum > field.maximum)
+    problems.push({ pointer: `${at}/minimum`, message: 'is greater than maximum' });
+  if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength)
+    problems.push({ pointer: `${at}/minLength`, message: 'is greater than maxLength' });
+  if (field.minItems !== undefined && field.maxItems !== undefined && field.minItems > field.maxItems)
+    problems.push({ pointer: `${at}/minItems`, message: 'is greater than maxItems' });
+  if (field['x-enumTitles'] && (!field.enum || field['x-enumTitles'].length !== field.enum.length))
+    problems.push({ pointer: `${at}/x-enumTitles`, message: 'needs one title per value of enum' });
+  if (field.pattern !== undefined) {
+    try {
+      new RegExp(field.pattern, 'u');
+    } catch {
+      problems.push({ pointer: `${at}/pattern`, message: 'is not a valid regular expression' });
+    }
+  }
+  if (field.items) checkField(field.items, `${at}/items`, problems);
+  for (const [name, sub] of Object.entries(field.properties ?? {})) checkField(sub, `${at}/properties/${name}`, problems);
+  (field.required ?? []).forEach((name, i) => {
+    if (!field.properties || !(name in field.properties)) problems.push({ pointer: `${at}/required/${i}`, message: `"${name}" is not a property` });
+  });
+}
+
+export type WriteAction = 'create' | 'update' | 'delete';
+
+/** Menu code → element code of `action` under it, for the authority and each alias. */
+export function accessKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'elements'>, action: WriteAction): { menu: string; element: string }[] {
+  const suffix = doc.elements[action].slice(doc.authority.length);
+  return [doc.authority, ...(doc.authorityAliases ?? [])].map((menu) => ({ menu, element: `${menu}${suffix}` }));
+}
+
+/** The query parameters a searchable field contributes to the page query. */
+export function filterParamNames(s: SearchableField): string[] {
+  return s.filter === 'range' ? [`${s.field}From`, `${s.field}To`] : [s.field];
+}
+
+export interface SortKey {
+  field: string;
+  desc: boolean;
+}
+
+/** `"name,-createdAt"` → keys; every field must be sortable (declared or implicit). */
+export function parseSort(spec: string, doc: Pick<ResourceDocument, 'sortable'>): SortKey[] | { error: string } {
+  const keys: SortKey[] = [];
+  const seen = new Set<string>();
+  for (const part of spec.split(',')) {
+    const desc = part.startsWith('-');
+    const field = desc ? part.slice(1) : part;
+    if (!field) return { error: 'has an empty sort field' };
+    if (!doc.sortable.includes(field) && !(IMPLICIT_SORTABLE as readonly string[]).includes(field))
+      return { error: `"${field}" is not sortable; sortable: ${[...doc.sortable, ...IMPLICIT_SORTABLE].join(', ')}` };
+    if (seen.has(field)) return { error: `"${field}" appears twice` };
+    seen.add(field);
+    keys.push({ field, desc });
+  }
+  if (keys.length > 5) return { error: 'sorts by more than 5 fields' };
+  return keys;
+}
+
+export interface DocumentSource {
+  file: string;
+  text: string;
+}
+
+/**
+ * Parses and checks every document, then the set as a whole (unique names and base
+ * paths, references to known resources of a compatible scope). Throws one
+ * ResourceDocumentError listing every problem, so a broken set never half-loads.
+ */
+export function loadResourceDocuments(sources: DocumentSource[]): ResourceDocument[] {
+  const problems: DocumentProblem[] = [];
+  const docs: { file: string; doc: ResourceDocument }[] = [];
+  for (const { file, text } of sources) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      problems.push({ file, pointer: '', message: `is not valid JSON: ${(err as Error).message}` });
+      continue;
+    }
+    const found = checkResourceDocument(parsed);
+    if (found.length) problems.push(...found.map((p) => ({ file, ...p })));
+    else docs.push({ file, doc: parsed as ResourceDocument });
+  }
+  const byName = new Map<string, { file: string; doc: ResourceDocument }>();
+  const byPath = new Map<string, string>();
+  for (const entry of docs) {
+    const { file, doc } = entry;
+    const other = byName.get(doc.name);
+    if (other) problems.push({ file, pointer: '/name', message: `"${doc.name}" is also the name of ${other.file}` });
+    else byName.set(doc.name, entry);
+    const otherPath = byPath.get(doc.basePath.toLowerCase());
+    if (otherPath) problems.push({ file, pointer: '/basePath', message: `"${doc.basePath}" is also the base path of ${otherPath}` });
+    else byPath.set(doc.basePath.toLowerCase(), file);
+  }
+  for (const { file, doc } of docs) {
+    for (const [field, ref] of Object.entries(doc.references ?? {})) {
+      const target = byName.get(ref.resource)?.doc;
+      const at = `/references/${field}/resource`;
+      if (!target) problems.push({ file, pointer: at, message: `names "${ref.resource}", which is no loaded resource` });
+      else if (!referenceAllowed(doc.scope, target.scope))
+        problems.push({ file, pointer: at, message: `a ${doc.scope} record cannot reference ${target.scope} records` });
+    }
+  }
+  if (problems.length) throw new ResourceDocumentError(problems);
+  return docs.map((d) => d.doc).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Shared records may point at shared ones only; a farm's record may point at its farm, its group or the platform. */
+export function referenceAllowed(from: ResourceScope, to: ResourceScope): boolean {
+  if (to === 'platform') return true;
+  if (from === 'platform') return false;
+  if (from === 'group') return to === 'group';
+  return true;
+}
+
+/** Reply shape of one record: the meta fields, then the record's own properties. */
+export function rowJsonSchema(doc: ResourceDocument): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      version: { type: 'integer' },
+      farmId: { type: ['integer', 'null'] },
+      farmName: { type: ['string', 'null'] },
+      blocId: { type: ['integer', 'null'] },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+      createdBy: { type: ['integer', 'null'] },
+      updatedBy: { type: ['integer', 'null'] },
+      labels: {
+        type: 'object',
+        description: 'Display value of each referenced record, by reference property.',
+        additionalProperties: { type: ['string', 'null'] },
+      },
+      ...doc.record.properties,
+    },
+    required: ['id', 'version', 'createdAt', 'updatedAt'],
+  };
+}
+
+/**
+ * Body schema of a write. Unknown properties are refused (40001 naming them); the
+ * read-only meta fields are accepted so that a form can post back the row it loaded.
+ */
+export function writeJsonSchema(doc: ResourceDocument, mode: 'create' | 'update'): Record<string, unknown> {
+  const readOnly = (schema: Record<string, unknown>) => ({ ...schema, readOnly: true });
+  const meta: Record<string, unknown> = {
+    id: readOnly({ type: 'integer' }),
+    farmName: readOnly({ type: ['string', 'null'], maxLength: 500 }),
+    blocId: readOnly({ type: ['integer', 'null'] }),
+    createdAt: readOnly({ type: 'string', maxLength: 40 }),
+    updatedAt: readOnly({ type: 'string', maxLength: 40 }),
+    createdBy: readOnly({ type: ['integer', 'null'] }),
+    updatedBy: readOnly({ type: ['integer', 'null'] }),
+    labels: readOnly({ type: 'object', maxProperties: 50, additionalProperties: { type: ['string', 'null'], maxLength: 500 } }),
+  };
+  const properties: Record<string, unknown> = { ...meta, ...doc.record.properties };
+  const required = [...(doc.record.required ?? [])];
+  if (mode === 'update') {
+    properties.version = { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'The version the change was made on.' };
+    properties.farmId = readOnly({ type: ['integer', 'null'] });
+    required.push('version');
+  } else {
+    properties.version = readOnly({ type: 'integer' });
+    properties.farmId =
+      doc.scope === 'farm'
+        ? { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Owner farm. Required for platform administrators and service providers; a farm user may omit it.' }
+        : readOnly({ type: ['integer', 'null'] });
+    if (doc.scope === 'group')
+      properties.blocId = { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Owner group of farms. Required for platform administrators.' };
+  }
+  return { type: 'object', additionalProperties: false, required, properties };
+}

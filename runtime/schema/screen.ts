@@ -1,0 +1,522 @@
+/**
+ * Screen documents, format 1: the TypeScript face of `screen.schema.json`. The meta-schema
+ * is the authority (the registry validates every document with it before anything reads
+ * it); these types describe exactly what a validated, migrated document holds, so the
+ * renderers can switch on `kind` without defensive checks. No React here: the server and
+ * the tools import this module too.
+ */
+import type { Condition, Scalar } from './conditions.ts';
+import type { I18nText } from './texts.ts';
+
+export type { Condition, Scalar } from './conditions.ts';
+export type { I18nText, Lang } from './texts.ts';
+
+/** The format this runtime writes and renders; older documents are migrated up to it. */
+export const SCREEN_FORMAT_VERSION = 1;
+
+/** The meta-schema's `$id`; a published document's `$schema` may name it instead of a file path. */
+export const SCREEN_SCHEMA_ID = 'https://farm-backoffice.local/schema/screen.schema.json';
+
+export const SCREEN_KINDS = ['table', 'form', 'detail', 'page', 'dashboard', 'widget'] as const;
+export type ScreenKind = (typeof SCREEN_KINDS)[number];
+
+export const FORM_MODES = ['add', 'edit', 'show'] as const;
+export type FormMode = (typeof FORM_MODES)[number];
+
+// ---------------------------------------------------------------------------------------
+// Values taken from the context of a screen
+
+/**
+ * Where a value comes from, written as a dot path with a root, never as code:
+ * - `row.<field>`: the table row an action belongs to;
+ * - `record.<field>`: the record shown by a form or detail screen;
+ * - `route.<param>`: a parameter of the current route;
+ * - `query.<name>`: a search parameter of the current URL;
+ * - `selection.<field>`: the list of that field over the selected rows (batch actions).
+ * Or `{ "value": … }`, a literal.
+ */
+export type ValueRef = `${'row' | 'record' | 'route' | 'query' | 'selection'}.${string}` | { value: Scalar };
+
+export type ParamMap = Record<string, ValueRef>;
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** A literal endpoint: an absolute `/api/...` path whose `:name` segments are filled from `params`. */
+export interface LiteralEndpoint {
+  path: string;
+  /** Default GET. */
+  method?: HttpMethod;
+  params?: ParamMap;
+}
+
+export const RESOURCE_OPERATIONS = ['page', 'read', 'create', 'update', 'delete', 'batchDelete'] as const;
+export type ResourceOperation = (typeof RESOURCE_OPERATIONS)[number];
+
+/**
+ * One of a resource's standard endpoints, so a screen need not repeat base paths:
+ * page → GET {base}/page, read → GET {base}/:id, create → POST {base},
+ * update → PUT {base}/:id, delete → DELETE {base}/:id, batchDelete → DELETE {base}/batch
+ * with body `{ids}`. `resource` defaults to the screen's resource; `params.id` fills `:id`.
+ */
+export interface ResourceEndpoint {
+  operation: ResourceOperation;
+  resource?: string;
+  params?: ParamMap;
+}
+
+export type EndpointRef = LiteralEndpoint | ResourceEndpoint;
+
+export function isResourceEndpoint(e: EndpointRef): e is ResourceEndpoint {
+  return 'operation' in e;
+}
+
+// ---------------------------------------------------------------------------------------
+// Options of enumerated values
+
+export interface Option {
+  value: Scalar;
+  label: I18nText;
+  /** Tag colour: an antd preset name (green, red, gold, …) or a #rrggbb value. */
+  color?: string;
+}
+
+/** Options read from another resource's records (a foreign key's select). */
+export interface OptionsFrom {
+  resource: string;
+  /** Field stored as the value; default the resource's id field. */
+  valueField?: string;
+  /** Field shown as the label; default the resource's display field. */
+  labelField?: string;
+  /** Records offered, filtered by equality on these fields. */
+  filter?: Record<string, ValueRef>;
+}
+
+/** Enumerations come from inline `options`, a server dictionary `dict` (by code) or `optionsFrom`. */
+export interface Enumerated {
+  options?: Option[];
+  dict?: string;
+  optionsFrom?: OptionsFrom;
+}
+
+// ---------------------------------------------------------------------------------------
+// Actions
+
+export interface ActionBase {
+  label: I18nText;
+  icon?: string;
+  /**
+   * Shown only to users holding this element code: `<menuCode>:<action>`, or `:<action>`
+   * for the authority of the route the screen is shown at (see resolveElementCode).
+   */
+  elementCode?: string;
+  /**
+   * Shown only when this holds over the row (row actions), the record (form and detail
+   * actions), or every selected row (batch actions). Toolbar actions test an empty object.
+   */
+  when?: Condition;
+  danger?: boolean;
+  primary?: boolean;
+}
+
+/** Go to a route of the console; every `:param` of `to` takes its value from `params`. */
+export interface NavigateTarget {
+  /**
+   * A route pattern as a screen declares it: absolute ("/bigData-kms/growthCycle/:id/:createrId")
+   * or relative to the current route's section ("growthCycle/:id/:createrId" from
+   * /agricultureKnowledge/cropsManager is /agricultureKnowledge/growthCycle/:id/:createrId).
+   */
+  to: string;
+  params?: ParamMap;
+  query?: ParamMap;
+}
+
+export interface NavigateAction extends ActionBase, NavigateTarget {
+  kind: 'navigate';
+}
+
+export interface OpenFormAction extends ActionBase {
+  kind: 'openForm';
+  /** Id of a `form` screen. */
+  screen: string;
+  mode: FormMode;
+  /** Default drawer. */
+  container?: 'drawer' | 'modal';
+  /** Pixel width of the drawer or modal. */
+  width?: number;
+  /** Values for the form's id parameter (and any other route parameter it reads). */
+  params?: ParamMap;
+}
+
+export interface CallAction extends ActionBase {
+  kind: 'call';
+  endpoint: EndpointRef;
+  /** JSON body; each value is taken from the context. */
+  body?: ParamMap;
+  /** Asked before calling; `{name}` placeholders are filled from the row's fields. */
+  confirm?: I18nText;
+  /** Shown after success; default the server's message. */
+  success?: I18nText;
+  /** Reload the table or record after success; default true. */
+  refresh?: boolean;
+}
+
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Export the current query (filters and sort, all pages up to `maxRows`) with the visible columns. */
+export interface ExportAction extends ActionBase {
+  kind: 'export';
+  formats: ExportFormat[];
+  /** File name without extension; default the screen title. */
+  fileName?: I18nText;
+  /** Default 10000. */
+  maxRows?: number;
+}
+
+export type Action = NavigateAction | OpenFormAction | CallAction | ExportAction;
+export type ActionKind = Action['kind'];
+
+// ---------------------------------------------------------------------------------------
+// Table
+
+export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum'] as const;
+export type ColumnRender = (typeof COLUMN_RENDERS)[number];
+
+export interface Column extends Enumerated {
+  /** Dot path into the row. */
+  field: string;
+  /** Default the record schema property's title. */
+  title?: I18nText;
+  width?: number;
+  sortable?: boolean;
+  /** Default text. `tag` and `enum` take labels from options, dict, or the record schema's enum. */
+  render?: ColumnRender;
+  /** Decimal places for `number`. */
+  precision?: number;
+  /** Target of `link`. */
+  link?: NavigateTarget;
+  /** Initially visible; the user can toggle columns. Default true. */
+  visible?: boolean;
+  fixed?: 'left' | 'right';
+  align?: 'left' | 'center' | 'right';
+  ellipsis?: boolean;
+}
+
+/**
+ * The resource engine's filter kinds (resource `searchable`): eq and like send `field=value`,
+ * in sends the field once per value, range sends `fieldFrom` / `fieldTo`.
+ */
+export const FILTER_OPS = ['eq', 'like', 'in', 'range'] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+
+export const FILTER_WIDGETS = ['input', 'number', 'select', 'multiSelect', 'date', 'dateRange', 'datetimeRange', 'switch'] as const;
+export type FilterWidget = (typeof FILTER_WIDGETS)[number];
+
+/**
+ * One field of the generated search form, sent as query parameters of the page request.
+ * On a resource the field must be searchable there and `op` defaults to its filter kind.
+ */
+export interface Filter extends Enumerated {
+  field: string;
+  /** Default: the resource's filter kind for the field; on an endpoint table, eq. */
+  op?: FilterOp;
+  /** Default from the record schema: enum → select, number → number, date → dateRange, else input. */
+  widget?: FilterWidget;
+  title?: I18nText;
+  placeholder?: I18nText;
+  default?: Scalar | Scalar[];
+}
+
+/** A filter every request carries, its value from the context (e.g. a route parameter); eq. */
+export interface FixedFilter {
+  field: string;
+  value: ValueRef;
+}
+
+/** The parts a table shares with a detail screen's related lists. */
+export interface TableParts {
+  columns: Column[];
+  filters?: Filter[];
+  fixedFilters?: FixedFilter[];
+  toolbar?: Action[];
+  rowActions?: Action[];
+  batchActions?: Action[];
+  /** Default `multiple` when there are batch actions, else `none`. */
+  selection?: 'none' | 'single' | 'multiple';
+  /** Default 10. */
+  pageSize?: number;
+  /** The page query's `sort`: "name" ascending, "-createdAt" descending, comma-separated. Default the resource's. */
+  defaultSort?: string;
+  /** Field identifying a row; default the resource's id field, else `id`. */
+  rowKey?: string;
+}
+
+// ---------------------------------------------------------------------------------------
+// Form
+
+export const FORM_WIDGETS = [
+  'input', 'textarea', 'password', 'number', 'select', 'multiSelect', 'radio', 'checkboxes',
+  'switch', 'date', 'datetime', 'image', 'file', 'richText',
+] as const;
+export type FormWidget = (typeof FORM_WIDGETS)[number];
+
+export interface FormField extends Enumerated {
+  /** A property of the record schema. */
+  field: string;
+  title?: I18nText;
+  /** Default from the record schema: enum → select, boolean → switch, number → number, else input. */
+  widget?: FormWidget;
+  /** Grid columns this field spans within its section (1 … section columns). */
+  span?: number;
+  placeholder?: I18nText;
+  help?: I18nText;
+  /** Read-only in these modes (fields are always read-only in `show`). */
+  readOnlyIn?: FormMode[];
+  /** Not shown in these modes. */
+  hiddenIn?: FormMode[];
+  /** Shown only while this holds over the form's data. */
+  when?: Condition;
+  /** rjsf uiSchema entries for this field; keys start with "ui:". */
+  ui?: Record<string, unknown>;
+}
+
+export interface FormSection {
+  title?: I18nText;
+  /** Grid columns; default 2. */
+  columns?: number;
+  fields: FormField[];
+  when?: Condition;
+}
+
+// ---------------------------------------------------------------------------------------
+// Detail
+
+export interface DetailField extends Enumerated {
+  field: string;
+  title?: I18nText;
+  render?: ColumnRender;
+  precision?: number;
+  link?: NavigateTarget;
+  span?: number;
+  when?: Condition;
+}
+
+export interface DetailSection {
+  title?: I18nText;
+  /** Default 2. */
+  columns?: number;
+  fields: DetailField[];
+}
+
+/** Child records of another resource whose `foreignKey` equals the parent record's `parentField`. */
+export interface RelatedList extends TableParts {
+  title: I18nText;
+  resource: string;
+  foreignKey: string;
+  /** Default the parent resource's id field, else `id`. */
+  parentField?: string;
+}
+
+// ---------------------------------------------------------------------------------------
+// Page and dashboard
+
+export interface ChildScreen {
+  /** Id of the child screen. */
+  screen: string;
+  /** Tab or block title; default the child's title. */
+  title?: I18nText;
+  /** Block width in a 24-column grid; default 24. */
+  span?: number;
+  /** Route parameters handed to the child. */
+  params?: ParamMap;
+}
+
+export interface StatBlock {
+  kind: 'stat';
+  title: I18nText;
+  endpoint: EndpointRef;
+  /** Dot path of the number in the reply's `data`. */
+  value: string;
+  unit?: I18nText;
+  icon?: string;
+  precision?: number;
+  span?: number;
+}
+
+export const CHART_TYPES = ['line', 'bar', 'pie'] as const;
+export type ChartType = (typeof CHART_TYPES)[number];
+
+export interface ChartSeries {
+  field: string;
+  title: I18nText;
+}
+
+export interface ChartBlock {
+  kind: 'chart';
+  title: I18nText;
+  chart: ChartType;
+  endpoint: EndpointRef;
+  /** Dot path of the row array in `data`; default `data` itself. */
+  rows?: string;
+  /** line and bar: the category field and the series. */
+  x?: string;
+  series?: ChartSeries[];
+  /** pie: the slice name and value fields. */
+  name?: string;
+  value?: string;
+  stacked?: boolean;
+  span?: number;
+  /** Pixels; default 300. */
+  height?: number;
+}
+
+export type DashboardBlock = StatBlock | ChartBlock;
+
+// ---------------------------------------------------------------------------------------
+// Screens
+
+export interface RouteAlias {
+  route: string;
+  /** Default the screen's authority. */
+  authority?: string;
+}
+
+export interface ScreenBase {
+  $schema: string;
+  formatVersion: typeof SCREEN_FORMAT_VERSION;
+  /** Incremented on every published change of this document. */
+  revision: number;
+  id: string;
+  title: I18nText;
+  description?: I18nText;
+  /** React-router pattern, e.g. "/bigData-kms/addPlantRules/:operate/:id". Absent: only embedded or opened by an action. */
+  route?: string;
+  /** The same screen at further routes (one tab each), e.g. a section and its legacy twin. */
+  aliases?: RouteAlias[];
+  /** The menu code that grants this screen. */
+  authority: string;
+  icon?: string;
+  /** Keep the screen's state when its tab is left and revisited. */
+  keepAlive?: boolean;
+  /** Not listed in menus or breadcrumbs (routes reached by actions). */
+  hidden?: boolean;
+  /** Name of the resource document the screen is bound to. */
+  resource?: string;
+}
+
+export interface TableScreen extends ScreenBase, TableParts {
+  kind: 'table';
+  /** A page endpoint (reply `{rows,total,pageIndex,pageSize}`) when there is no resource. */
+  endpoint?: EndpointRef;
+}
+
+export interface FormScreen extends ScreenBase {
+  kind: 'form';
+  /** Route parameter holding add | edit | show; default "operate". */
+  modeParam?: string;
+  /** Route parameter holding the record id; default "id". */
+  idParam?: string;
+  /** Mode when the route has no mode parameter (embedded or opened by an action without one); default add. */
+  defaultMode?: FormMode;
+  sections: FormSection[];
+  /** Endpoints replacing the resource's read / create / update. */
+  endpoints?: { load?: EndpointRef; create?: EndpointRef; update?: EndpointRef };
+  /** After a successful submit: go back (default), stay, or navigate. */
+  afterSubmit?: 'back' | 'stay' | NavigateTarget;
+  /** Extra actions in the form's footer, tested against the record. */
+  actions?: Action[];
+}
+
+export interface DetailScreen extends ScreenBase {
+  kind: 'detail';
+  /** Route parameter holding the record id; default "id". */
+  idParam?: string;
+  /** Endpoint replacing the resource's read. */
+  load?: EndpointRef;
+  sections: DetailSection[];
+  related?: RelatedList[];
+  actions?: Action[];
+}
+
+export interface PageScreen extends ScreenBase {
+  kind: 'page';
+  layout: 'tabs' | 'blocks';
+  children: ChildScreen[];
+}
+
+export interface DashboardScreen extends ScreenBase {
+  kind: 'dashboard';
+  blocks: DashboardBlock[];
+}
+
+export interface WidgetScreen extends ScreenBase {
+  kind: 'widget';
+  /** A name from the widget registry (runtime/schema/widget-names.ts). */
+  widget: string;
+  /** Handed to the widget as they are; the widget documents its own props. */
+  props?: Record<string, unknown>;
+  /** Route or query values handed to the widget as props. */
+  params?: ParamMap;
+}
+
+export type Screen = TableScreen | FormScreen | DetailScreen | PageScreen | DashboardScreen | WidgetScreen;
+export type ScreenOfKind<K extends ScreenKind> = Extract<Screen, { kind: K }>;
+
+/** Every route a screen answers on, with the authority guarding each. */
+export function screenRoutes(screen: Screen): { route: string; authority: string }[] {
+  const out: { route: string; authority: string }[] = [];
+  if (screen.route) out.push({ route: screen.route, authority: screen.authority });
+  for (const a of screen.aliases ?? []) out.push({ route: a.route, authority: a.authority ?? screen.authority });
+  return out;
+}
+
+/** The `:name` parameters of a route pattern, in order (an optional `:name?` included). */
+export function routeParams(pattern: string): string[] {
+  return pattern
+    .split('/')
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1).replace(/\?$/, ''));
+}
+
+/**
+ * The absolute pattern of a navigation target: `to` itself when it starts with "/", else
+ * `to` under the first segment (the section) of `currentRoute`.
+ */
+export function resolveRoute(to: string, currentRoute: string | undefined): string {
+  if (to.startsWith('/')) return to;
+  const section = currentRoute?.split('/').filter(Boolean)[0];
+  return section ? `/${section}/${to}` : `/${to}`;
+}
+
+/** A route pattern with its parameters filled (URI-encoded); null when one is missing. */
+export function fillRoute(pattern: string, params: Record<string, unknown>): string | null {
+  const out: string[] = [];
+  for (const seg of pattern.split('/')) {
+    if (!seg.startsWith(':')) {
+      out.push(seg);
+      continue;
+    }
+    const optional = seg.endsWith('?');
+    const name = seg.slice(1, optional ? -1 : undefined);
+    const v = params[name];
+    if (v === undefined || v === null || v === '') {
+      if (optional) continue;
+      return null;
+    }
+    out.push(encodeURIComponent(String(v)));
+  }
+  return out.join('/') || '/';
+}
+
+/** `:add` means "add" of `authority` (the route being shown); a full code stays as it is. */
+export function resolveElementCode(code: string, authority: string): string {
+  return code.startsWith(':') ? `${authority}${code}` : code;
+}
+
+/** The form mode named by a route's mode parameter, or the screen's default. */
+export function formModeOf(screen: FormScreen, params: Record<string, string | undefined>): FormMode | null {
+  const raw = params[screen.modeParam ?? 'operate'];
+  if (raw === undefined) return screen.defaultMode ?? 'add';
+  return (FORM_MODES as readonly string[]).includes(raw) ? (raw as FormMode) : null;
+}

@@ -1,0 +1,59 @@
+import { useAtomValue } from 'jotai';
+import { useMemo } from 'react';
+import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
+import type { ScreenRoute } from '../app/screens.ts';
+import { decideAccess, HOME_PATH, LOGIN_PATH, START_PATH } from '../routing/access.ts';
+import { buildRouteTable } from '../routing/route-table.ts';
+import { menuCodesAtom, tokenAtom } from '../session/atoms.ts';
+import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
+import { SessionGate } from './SessionGate.tsx';
+import { DashboardPage } from './pages/DashboardPage.tsx';
+import { LoginPage } from './pages/LoginPage.tsx';
+import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { StartPage } from './pages/StartPage.tsx';
+import { UnauthorizedPage } from './pages/UnauthorizedPage.tsx';
+
+/**
+ * The access rules of spec 2.1 first, then the route table: public pages, and behind
+ * the session gate the dashboard and the screens the user's menu codes permit. Because
+ * the table is rebuilt from the menu codes, the navigation that waited for user info is
+ * matched again as soon as the info arrives (step 5 of the session flow).
+ */
+export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
+  const location = useLocation();
+  const token = useAtomValue(tokenAtom);
+  const menuCodes = useAtomValue(menuCodesAtom);
+
+  const routes = useMemo<RouteObject[]>(() => {
+    const table = buildRouteTable(screens, menuCodes);
+    return [
+      { path: LOGIN_PATH, element: <LoginPage /> },
+      { path: START_PATH, element: <StartPage /> },
+      { path: '/404', element: <NotFoundPage /> },
+      { path: '/401', element: <UnauthorizedPage /> },
+      {
+        element: <SessionGate />,
+        children: [
+          {
+            element: <ConsoleLayout />,
+            children: [
+              { path: HOME_PATH, element: <DashboardPage /> },
+              ...table.permitted.map((s) => ({ path: absolute(s.path), element: s.element })),
+              ...table.forbidden.map((s) => ({ path: absolute(s.path), element: <UnauthorizedPage embedded /> })),
+              { path: '*', element: <NotFoundPage embedded /> },
+            ],
+          },
+        ],
+      },
+    ];
+  }, [screens, menuCodes]);
+
+  const element = useRoutes(routes, location);
+  const decision = decideAccess({ pathname: location.pathname, search: location.search, hasToken: !!token });
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  return element;
+}
+
+function absolute(path: string): string {
+  return path.startsWith('/') ? path : `/${path}`;
+}
