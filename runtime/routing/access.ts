@@ -36,8 +36,9 @@ export function decideAccess(input: { pathname: string; search?: string; hasToke
 
 /** /login with the original path (and its query) in `redirect`. */
 export function loginUrl(original?: string): string {
-  if (!original || normalisePath(original) === '/' || original.toLowerCase().startsWith(LOGIN_PATH)) return LOGIN_PATH;
-  return `${LOGIN_PATH}?redirect=${encodeURIComponent(original)}`;
+  const path = normalisePath(original?.split(/[?#]/)[0] ?? '/').toLowerCase();
+  if (path === '/' || path === LOGIN_PATH) return LOGIN_PATH;
+  return `${LOGIN_PATH}?redirect=${encodeURIComponent(original!)}`;
 }
 
 /**

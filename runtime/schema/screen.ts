@@ -175,6 +175,7 @@ export interface ExportAction extends ActionBase {
 }
 
 export type Action = NavigateAction | OpenFormAction | CallAction | ExportAction;
+export const ACTION_KINDS = ['navigate', 'openForm', 'call', 'export'] as const;
 export type ActionKind = Action['kind'];
 
 // ---------------------------------------------------------------------------------------
