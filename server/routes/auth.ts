@@ -8,19 +8,22 @@ import { throttledUntil, recordFailure, clearFailures } from '../auth/throttle.t
 import { authMessages as M } from '../auth/messages.ts';
 import { t as tr } from '../i18n/catalog.ts';
 
+// PostgreSQL text cannot hold NUL; refusing it here keeps such input a 40001, not a database error.
+const NO_NUL = '^[^\\u0000]*$';
+
 const loginBody = {
   type: 'object',
   required: ['username', 'password'],
   properties: {
-    username: { type: 'string', maxLength: 64, description: 'Trimmed before use.' },
-    password: { type: 'string', maxLength: 128 },
+    username: { type: 'string', maxLength: 64, pattern: NO_NUL, description: 'Trimmed before use.' },
+    password: { type: 'string', maxLength: 128, pattern: NO_NUL },
   },
 } as const;
 
 const tokenQuery = {
   type: 'object',
   required: ['token'],
-  properties: { token: { type: 'string', minLength: 1, maxLength: 4096 } },
+  properties: { token: { type: 'string', minLength: 1, maxLength: 4096, pattern: NO_NUL } },
 } as const;
 
 /** Login and logout (spec 7.1): POST /api/auth/jwt/token and POST /api/auth/jwt/invalid. */
