@@ -2,9 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import { healthRoutes } from './routes/health.ts';
 import { authRoutes } from './routes/auth.ts';
 import { accountFrontRoutes } from './routes/account-front.ts';
+import { accountRoutes } from './accounts/routes.ts';
 
 /**
  * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
  * that owns its routes and its messages.
  */
-export const apiModules: FastifyPluginAsync[] = [healthRoutes, authRoutes, accountFrontRoutes];
+export const apiModules: FastifyPluginAsync[] = [healthRoutes, authRoutes, accountFrontRoutes, ...accountRoutes];

@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { hashPassword } from '../auth/password.ts';
 import { readMenusFile, syncMenus } from './menus.ts';
 import { ROLE_SPECS, resolveGrants } from './roles.ts';
+import { seedAccountsExtras } from '../accounts/seed.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
 
 export const DEMO_PASSWORD = 'demo_2026';
@@ -70,6 +71,7 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     if (rows[0].n > 0) return false;
     await syncMenus(tx, doc);
     await seedDemo(tx, doc, hashes);
+    await seedAccountsExtras(tx);
     return true;
   });
 }

@@ -1,0 +1,66 @@
+/**
+ * JSON Schema fragments shared by the account, organisation, notice and business routes.
+ * Fastify validates with them (errors become 40001 with field details) and the OpenAPI
+ * document is generated from them, so every bound lives here once.
+ */
+
+export const MAX_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = 20;
+
+export const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+
+/** Letters, digits and `_ . @ -`: no spaces, quotes or markup, so no SQL or script fragment fits. */
+export const username = { type: 'string', minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.@-]+$' } as const;
+
+/** Spec 5: 6 to 20 word characters. */
+export const password = { type: 'string', minLength: 6, maxLength: 20, pattern: '^\\w{6,20}$' } as const;
+
+/** Spec 5: mainland mobile numbers. */
+export const phone = { type: 'string', minLength: 11, maxLength: 11, pattern: '^1[3-8]\\d{9}$' } as const;
+
+/** Free text shown in the console: no angle brackets, so stored text can never carry markup. */
+export const text = (maxLength: number, minLength = 0) =>
+  ({ type: 'string', minLength, maxLength, pattern: '^[^<>]*$' }) as const;
+
+export const name = text(64, 1);
+export const keyword = text(64);
+export const city = text(64);
+export const logoUrl = { type: 'string', maxLength: 500, pattern: '^(https?://|/)[^\\s<>"\']*$' } as const;
+
+export const idList = { type: 'array', items: id, minItems: 1, maxItems: 100, uniqueItems: true } as const;
+export const roleIds = { type: 'array', items: id, maxItems: 50, uniqueItems: true } as const;
+
+export const pageQuery = {
+  pageIndex: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+  pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+} as const;
+
+/** A querystring schema: the page parameters plus `props`; nothing else is accepted. */
+export function pagedQuery<P extends Record<string, unknown>>(props: P, required: string[] = []) {
+  return { type: 'object', additionalProperties: false, required, properties: { ...pageQuery, ...props } } as const;
+}
+
+export function strictObject<P extends Record<string, unknown>>(props: P, required: string[] = []) {
+  return { type: 'object', additionalProperties: false, required, properties: props } as const;
+}
+
+export interface PageParams {
+  pageIndex: number;
+  pageSize: number;
+}
+
+/** The one page shape of every paged reply (the resource engine's too). */
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  pageIndex: number;
+  pageSize: number;
+}
+
+export function page<T>(rows: T[], total: number, p: PageParams): Page<T> {
+  return { rows, total, pageIndex: p.pageIndex, pageSize: p.pageSize };
+}
+
+export function offsetOf(p: PageParams): number {
+  return (p.pageIndex - 1) * p.pageSize;
+}

@@ -1,0 +1,167 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { SessionUser } from '../auth/session-user.ts';
+import { audit } from '../audit/log.ts';
+import type { Queryable } from '../db/database.ts';
+import { Status, business, forbidden, notFound, ok } from '../http/envelope.ts';
+import { caller } from '../http/guard.ts';
+import { authority, holds } from '../accounts/authority.ts';
+import { msg } from '../accounts/messages.ts';
+import { Params, orgScopeSql, scopeOf } from '../accounts/scope.ts';
+import * as s from '../accounts/schemas.ts';
+import { visibleUser } from '../accounts/users.ts';
+import { receivedNotice } from './notices.ts';
+
+const tags = ['business'];
+
+interface BusinessRow {
+  id: number;
+  farm_id: number;
+  farm_name: string;
+  techman_id: number | null;
+  techman_name: string | null;
+  agent_id: number | null;
+  agent_name: string | null;
+  type: string;
+  status: number;
+  content: string;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const BUSINESS_SELECT = `SELECT bz.id, bz.farm_id, o.name AS farm_name, bz.techman_id, t.name AS techman_name,
+    bz.agent_id, a.name AS agent_name, bz.type, bz.status, bz.content, bz.version, bz.created_at, bz.updated_at
+  FROM business bz
+  JOIN organisations o ON o.id = bz.farm_id
+  LEFT JOIN users t ON t.id = bz.techman_id
+  LEFT JOIN users a ON a.id = bz.agent_id`;
+
+function businessView(r: BusinessRow) {
+  return {
+    id: r.id,
+    farmId: r.farm_id,
+    farmName: r.farm_name,
+    techmanId: r.techman_id,
+    techmanName: r.techman_name,
+    agentId: r.agent_id,
+    agentName: r.agent_name,
+    type: r.type,
+    status: r.status,
+    content: r.content,
+    version: r.version,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/**
+ * Whether the caller may read the business of person `id`: their own always; someone
+ * else's with a people-managing menu and that person in their scope (everyone for the
+ * platform). Otherwise 40301, the same for a person who does not exist.
+ */
+async function assertMayRead(db: Queryable, me: SessionUser, id: number): Promise<void> {
+  if (id === me.id) return;
+  if (!holds(me, authority.businessOfOthers)) throw forbidden();
+  await visibleUser(db, me, id).catch((err: unknown) => {
+    throw (err as { status?: number }).status === Status.NOT_FOUND ? forbidden() : err;
+  });
+}
+
+/** Business of a technician and/or agent (spec 7.3). */
+export const businessRoutes: FastifyPluginAsync = async (app) => {
+  const db = app.db;
+
+  const pageFor = async (me: SessionUser, q: s.PageParams & { techmanId?: number; agentId?: number; status?: number }) => {
+    if (q.techmanId === undefined && q.agentId === undefined) throw business(msg['accounts.idsRequired']);
+    for (const id of [q.techmanId, q.agentId]) if (id !== undefined) await assertMayRead(db, me, id);
+    const p = new Params();
+    const where: string[] = [];
+    if (q.techmanId !== undefined) where.push(`bz.techman_id = ${p.add(q.techmanId)}`);
+    if (q.agentId !== undefined) where.push(`bz.agent_id = ${p.add(q.agentId)}`);
+    if (q.status !== undefined) where.push(`bz.status = ${p.add(q.status)}`);
+    // Reading one's own business shows every farm served; someone else's only the farms in the reader's scope.
+    const self = q.techmanId === me.id || q.agentId === me.id;
+    if (!self) where.push(orgScopeSql(scopeOf(me), p));
+    const cond = where.join(' AND ');
+    const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM business bz JOIN organisations o ON o.id = bz.farm_id WHERE ${cond}`, p.values))
+      .rows[0].n;
+    const { rows } = await db.query<BusinessRow>(
+      `${BUSINESS_SELECT} WHERE ${cond} ORDER BY bz.created_at DESC, bz.id DESC LIMIT ${p.add(q.pageSize)} OFFSET ${p.add(s.offsetOf(q))}`,
+      p.values,
+    );
+    return ok(s.page(rows.map(businessView), total, q));
+  };
+
+  const status = { type: 'integer', enum: [0, 1, 2, 3] } as const;
+
+  app.get<{ Querystring: s.PageParams & { techmanId: number; status?: number } }>(
+    '/coverfield/business/pageByIds/bytechmanId',
+    {
+      schema: {
+        tags,
+        summary: 'Business of one technician, newest first',
+        querystring: s.pagedQuery({ techmanId: s.id, status }, ['techmanId']),
+      },
+    },
+    async (req) => pageFor(caller(req), req.query),
+  );
+
+  app.get<{ Querystring: s.PageParams & { techmanId?: number; agentId?: number; status?: number } }>(
+    '/coverfield/business/pageByIds',
+    {
+      schema: {
+        tags,
+        summary: 'Business of a technician and/or a customer agent (at least one), newest first',
+        querystring: s.pagedQuery({ techmanId: s.id, agentId: s.id, status }),
+      },
+    },
+    async (req) => pageFor(caller(req), req.query),
+  );
+
+  app.get<{ Querystring: { noticeId: number; status: 1 | 2 } }>(
+    '/coverfield/business/responseAuth',
+    {
+      schema: {
+        tags,
+        summary: 'Answers an authorisation request received as a notice: status 1 grants, 2 refuses',
+        querystring: s.strictObject({ noticeId: s.id, status: { type: 'integer', enum: [1, 2] } }, ['noticeId', 'status']),
+      },
+    },
+    async (req) => {
+      const me = caller(req);
+      const { noticeId, status: answer } = req.query;
+      const result = await db.transaction(async (tx) => {
+        const notice = await receivedNotice(tx, me.id, noticeId, true);
+        if (notice.kind !== 'authRequest' || notice.business_id == null) throw business(msg['notices.notAuthRequest']);
+        const { rows } = await tx.query<BusinessRow>(`${BUSINESS_SELECT} WHERE bz.id = $1 FOR UPDATE OF bz`, [notice.business_id]);
+        const before = rows[0];
+        if (!before) throw notFound();
+        if (before.status !== 0 || notice.responded_at != null) throw business(msg['notices.alreadyAnswered']);
+        await tx.query('UPDATE business SET status = $2, version = version + 1, updated_at = now() WHERE id = $1', [before.id, answer]);
+        await tx.query('UPDATE notice_receipts SET responded_at = now(), read_at = COALESCE(read_at, now()) WHERE notice_id = $1 AND user_id = $2', [
+          noticeId,
+          me.id,
+        ]);
+        // The requester learns the answer through a notice of their own.
+        const recipients = [...new Set([before.techman_id, before.agent_id].filter((x): x is number => x != null))];
+        if (recipients.length) {
+          const title = answer === 1 ? msg['notices.authGrantedTitle'] : msg['notices.authRefusedTitle'];
+          const created = await tx.query<{ id: number }>(
+            `INSERT INTO notices(title, content, kind, sender_id, business_id) VALUES ($1, $2, 'authResult', $3, $4) RETURNING id`,
+            [title, `${before.farm_name}: ${before.content}`.slice(0, 2000), me.id, before.id],
+          );
+          await tx.query('INSERT INTO notice_receipts(notice_id, user_id) SELECT $1, unnest($2::int[])', [created.rows[0].id, recipients]);
+        }
+        await audit(tx, req, {
+          action: 'business.responseAuth',
+          resource: 'business',
+          recordId: before.id,
+          changes: { status: { from: before.status, to: answer }, noticeId },
+        });
+        const after = await tx.query<BusinessRow>(`${BUSINESS_SELECT} WHERE bz.id = $1`, [before.id]);
+        return businessView(after.rows[0]);
+      });
+      return ok(result);
+    },
+  );
+};
