@@ -146,6 +146,8 @@ export interface OpenFormAction extends ActionBase {
   width?: number;
   /** Values for the form's id parameter (and any other route parameter it reads). */
   params?: ParamMap;
+  /** Initial values of fields in add mode, e.g. {"cropId": "record.id"} from a crop's detail. */
+  initial?: ParamMap;
 }
 
 export interface CallAction extends ActionBase {
