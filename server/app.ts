@@ -9,6 +9,7 @@ import { ApiError, Status, type Envelope, type FieldError } from './http/envelop
 import { pickLang, type Lang } from './i18n/lang.ts';
 import { t } from './i18n/catalog.ts';
 import { apiModules } from './modules.ts';
+import { registerOpenApi } from './resources/openapi.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return reply.code(404).send('Not found');
   });
 
+  await registerOpenApi(app);
   await app.register(api, { prefix: '/api' });
 
   if (existsSync(opts.config.distDir)) {

@@ -264,10 +264,15 @@ function checkField(field: FieldSchema, at: string, problems: { pointer: string;
 
 export type WriteAction = 'create' | 'update' | 'delete';
 
+/** Menu codes that grant reading the resource. */
+export function authorityKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases'>): string[] {
+  return [doc.authority, ...(doc.authorityAliases ?? [])];
+}
+
 /** Menu code → element code of `action` under it, for the authority and each alias. */
 export function accessKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'elements'>, action: WriteAction): { menu: string; element: string }[] {
   const suffix = doc.elements[action].slice(doc.authority.length);
-  return [doc.authority, ...(doc.authorityAliases ?? [])].map((menu) => ({ menu, element: `${menu}${suffix}` }));
+  return authorityKeys(doc).map((menu) => ({ menu, element: `${menu}${suffix}` }));
 }
 
 /** The query parameters a searchable field contributes to the page query. */

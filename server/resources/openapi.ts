@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+
+/**
+ * The OpenAPI document of the whole API, generated from the route schemas as routes are
+ * registered (the resource routes' schemas come from the resource documents), so that
+ * nothing is described twice. Register before the /api plugin: only routes added after
+ * this are collected. Served raw (not in the envelope) so that tools read it as is.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Farm back-office API',
+        version: '1',
+        description:
+          'Every reply is the envelope {status, message, data} (status 200 success, 40001 invalid input with data.errors [{field, message}], 40101 logged out, 40301 no authority, 40401 not found in your scope). Messages follow the language cookie or Accept-Language (zh, en, es). Paged replies are data {rows, total, pageIndex, pageSize}.',
+      },
+      components: {
+        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token from POST /api/auth/jwt/token, raw or as "Bearer <token>".' } },
+      },
+      security: [{ token: [] }],
+    },
+    transform: ({ schema, url, route }) => {
+      // Public routes need no token: say so per operation.
+      const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
+      return { schema: isPublic ? { ...schema, security: [] } : schema, url };
+    },
+  });
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+}

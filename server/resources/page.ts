@@ -1,0 +1,70 @@
+/**
+ * The one reply shape of every paged query in the product:
+ *
+ *   { status: 200, message, data: { rows: [...], total, pageIndex, pageSize } }
+ *
+ * `total` counts every row that matches the filters (not just this page); `pageIndex`
+ * starts at 1; `pageSize` is at most MAX_PAGE_SIZE. A page past the end has no rows and
+ * the true total. These helpers give routes the JSON Schemas of that shape, so that the
+ * OpenAPI document describes it once per route without anyone writing it by hand.
+ */
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../runtime/schema/resource.ts';
+
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
+export const MAX_PAGE_INDEX = 1_000_000;
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  pageIndex: number;
+  pageSize: number;
+}
+
+export const pageParamsSchema = {
+  pageIndex: { type: 'integer', minimum: 1, maximum: MAX_PAGE_INDEX, description: 'Page number, from 1 (default 1).' },
+  pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, description: `Rows per page, at most ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` },
+} as const;
+
+export function envelopeSchema(data: Record<string, unknown>, description?: string): Record<string, unknown> {
+  return {
+    type: 'object',
+    description,
+    required: ['status', 'message', 'data'],
+    properties: {
+      status: { type: 'integer', description: '200 on success (spec §9).' },
+      message: { type: 'string' },
+      data,
+    },
+  };
+}
+
+export function pageSchema(row: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: ['rows', 'total', 'pageIndex', 'pageSize'],
+    properties: {
+      rows: { type: 'array', items: row },
+      total: { type: 'integer', description: 'Rows matching the filters, over all pages.' },
+      pageIndex: { type: 'integer' },
+      pageSize: { type: 'integer' },
+    },
+  };
+}
+
+/** The refusal envelope: 40001 with field errors, 40101, 40301, 40401. */
+export const errorReplySchema = envelopeSchema(
+  {
+    type: ['object', 'null'],
+    properties: {
+      errors: {
+        type: 'array',
+        items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+      },
+    },
+  },
+  'A refusal: status 40001 (invalid input, data.errors per field, in the request language), 40101 (logged out), 40301 (no authority), 40401 (no such record in your scope).',
+);
+
+export function pageOf<T>(rows: T[], total: number, pageIndex: number, pageSize: number): Page<T> {
+  return { rows, total, pageIndex, pageSize };
+}

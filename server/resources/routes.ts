@@ -1,0 +1,226 @@
+import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { SessionUser } from '../auth/session-user.ts';
+import { caller } from '../http/guard.ts';
+import { forbidden, ok } from '../http/envelope.ts';
+import { t } from '../i18n/catalog.ts';
+import {
+  accessKeys,
+  authorityKeys,
+  filterParamNames,
+  MAX_ID,
+  MAX_IN_VALUES,
+  MAX_PAGE_SIZE,
+  resourceMetaSchema,
+  rowJsonSchema,
+  scalarTypeOf,
+  writeJsonSchema,
+  type FieldSchema,
+  type ResourceDocument,
+  type WriteAction,
+} from '../../runtime/schema/resource.ts';
+import { envelopeSchema, errorReplySchema, pageParamsSchema, pageSchema } from './page.ts';
+import { ResourceStore, type Body } from './store.ts';
+import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
+
+const SORT_PATTERN = resourceMetaSchema.definitions.sortSpec.pattern;
+
+export const idParamsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Record id.' } },
+} as const;
+
+export const batchBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ids'],
+  properties: {
+    ids: { type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, minItems: 1, maxItems: MAX_PAGE_SIZE, uniqueItems: true },
+  },
+} as const;
+
+/** The value of one filter parameter, typed like the property it filters. */
+function filterValueSchema(field: FieldSchema): Record<string, unknown> {
+  const type = scalarTypeOf(field);
+  if (type === 'string') {
+    return { type: 'string', maxLength: field.maxLength, ...(field.enum ? { enum: field.enum } : {}), ...(field.format ? { format: field.format } : {}) };
+  }
+  if (type === 'number') return { type: field.type, ...(field.enum ? { enum: field.enum } : {}) };
+  return { type: 'boolean' };
+}
+
+export function pageQuerySchema(doc: ResourceDocument): Record<string, unknown> {
+  const properties: Record<string, unknown> = {
+    ...pageParamsSchema,
+    sort: {
+      type: 'string',
+      maxLength: 200,
+      pattern: SORT_PATTERN,
+      description: `Comma-separated fields, "-" for descending. Sortable: ${[...doc.sortable, 'id', 'createdAt', 'updatedAt'].join(', ')}. Default: ${doc.defaultSort}.`,
+    },
+  };
+  for (const s of doc.searchable) {
+    const field = doc.record.properties[s.field];
+    const value = filterValueSchema(field);
+    const [first, second] = filterParamNames(s);
+    if (s.filter === 'eq') properties[first] = { ...value, description: `${s.field} equals` };
+    if (s.filter === 'like') properties[first] = { type: 'string', maxLength: field.maxLength, description: `${s.field} contains (case-insensitive)` };
+    if (s.filter === 'in') properties[first] = { type: 'array', items: value, maxItems: MAX_IN_VALUES, description: `${s.field} is one of (repeat the parameter)` };
+    if (s.filter === 'range') {
+      properties[first] = { ...value, description: `${s.field} ≥` };
+      properties[second] = { ...value, description: `${s.field} ≤` };
+    }
+  }
+  return { type: 'object', additionalProperties: false, properties };
+}
+
+/** A search form sends empty fields; an empty parameter means "no filter". */
+const dropEmptyQuery: preValidationHookHandler = async (req) => {
+  const query = req.query as Record<string, unknown> | undefined;
+  if (!query || typeof query !== 'object') return;
+  for (const [key, value] of Object.entries(query)) {
+    if (value === '') delete query[key];
+    else if (Array.isArray(value)) {
+      const kept = value.filter((v) => v !== '');
+      if (kept.length) query[key] = kept;
+      else delete query[key];
+    }
+  }
+};
+
+function requireRead(req: FastifyRequest, doc: ResourceDocument): SessionUser {
+  const user = caller(req);
+  if (!authorityKeys(doc).some((code) => user.menus.has(code))) throw forbidden();
+  return user;
+}
+
+function requireWrite(req: FastifyRequest, doc: ResourceDocument, action: WriteAction): SessionUser {
+  const user = caller(req);
+  if (!accessKeys(doc, action).some((k) => user.menus.has(k.menu) && user.elements.has(k.element))) throw forbidden();
+  return user;
+}
+
+/** Authority first (40301), then the attached validation error (40001): no schema leaks to a caller without access. */
+function checked(req: FastifyRequest) {
+  if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+}
+
+/** The six endpoints of one resource document, under the /api prefix. */
+export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore): void {
+  const base = doc.basePath.replace(/^\/api/, '');
+  const row = rowJsonSchema(doc);
+  const tags = [doc.name];
+  const title = doc.title.en;
+  const errors = { 400: errorReplySchema, 401: errorReplySchema, 403: errorReplySchema, 404: errorReplySchema };
+  const common = { validatorCompiler: resourceValidatorCompiler, attachValidation: true, preValidation: dropEmptyQuery };
+  const auth = `Needs menu code ${authorityKeys(doc).join(' or ')}`;
+  const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } });
+
+  app.get(
+    `${base}/page`,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: `${title}: page query`,
+        description: `${auth}. Scope: ${doc.scope}.`,
+        querystring: pageQuerySchema(doc),
+        response: { 200: envelopeSchema(pageSchema(row)), ...errors },
+      },
+    },
+    async (req) => {
+      const user = requireRead(req, doc);
+      checked(req);
+      return ok(await store.page(req.server.db, user, req.query as Record<string, unknown>), t(req.lang, 'common.ok'));
+    },
+  );
+
+  app.get(
+    `${base}/:id`,
+    { ...common, schema: { tags, summary: `${title}: one record`, description: `${auth}.`, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
+    async (req) => {
+      const user = requireRead(req, doc);
+      checked(req);
+      return ok(await store.get(req.server.db, user, (req.params as { id: number }).id), t(req.lang, 'common.ok'));
+    },
+  );
+
+  app.post(
+    base,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: `${title}: create`,
+        description: `${auth} and element code ${doc.elements.create}. Unknown properties are refused.`,
+        body: writeJsonSchema(doc, 'create'),
+        response: { 200: envelopeSchema(row), ...errors },
+      },
+    },
+    async (req) => {
+      const user = requireWrite(req, doc, 'create');
+      checked(req);
+      return ok(await store.create(req.server.db, req, user, req.body as Body), t(req.lang, 'common.ok'));
+    },
+  );
+
+  app.put(
+    `${base}/:id`,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: `${title}: update`,
+        description: `${auth} and element code ${doc.elements.update}. Replaces the record; \`version\` must be the one read, else 40001.`,
+        params: idParamsSchema,
+        body: writeJsonSchema(doc, 'update'),
+        response: { 200: envelopeSchema(row), ...errors },
+      },
+    },
+    async (req) => {
+      const user = requireWrite(req, doc, 'update');
+      checked(req);
+      const { id } = req.params as { id: number };
+      return ok(await store.update(req.server.db, req, user, id, req.body as Body), t(req.lang, 'common.ok'));
+    },
+  );
+
+  app.delete(
+    `${base}/batch`,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: `${title}: delete several`,
+        description: `${auth} and element code ${doc.elements.delete}. All or nothing: one id outside your scope fails the batch with 40401.`,
+        body: batchBodySchema,
+        response: { 200: deleted, ...errors },
+      },
+    },
+    async (req) => {
+      const user = requireWrite(req, doc, 'delete');
+      checked(req);
+      return ok(await store.remove(req.server.db, req, user, (req.body as { ids: number[] }).ids), t(req.lang, 'common.ok'));
+    },
+  );
+
+  app.delete(
+    `${base}/:id`,
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: `${title}: delete`,
+        description: `${auth} and element code ${doc.elements.delete}.`,
+        params: idParamsSchema,
+        response: { 200: deleted, ...errors },
+      },
+    },
+    async (req) => {
+      const user = requireWrite(req, doc, 'delete');
+      checked(req);
+      return ok(await store.remove(req.server.db, req, user, [(req.params as { id: number }).id]), t(req.lang, 'common.ok'));
+    },
+  );
+}

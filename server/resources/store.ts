@@ -1,0 +1,249 @@
+import type { FastifyRequest } from 'fastify';
+import type { Database, Queryable } from '../db/database.ts';
+import type { SessionUser } from '../auth/session-user.ts';
+import { audit } from '../audit/log.ts';
+import { business, notFound, type FieldError } from '../http/envelope.ts';
+import type { Lang } from '../i18n/lang.ts';
+import { t } from '../i18n/catalog.ts';
+import { DEFAULT_PAGE_SIZE, parseSort, type ResourceDocument } from '../../runtime/schema/resource.ts';
+import { diffRecords } from './diff.ts';
+import { msg } from './messages.ts';
+import { pageOf, type Page } from './page.ts';
+import { fieldExpr, ident, likePattern, orderBy, paramCast, Params, ROW_FROM, rowSelect, rowView, scopeCondition, type RecordRow } from './sql.ts';
+
+export type RecordView = Record<string, unknown>;
+export type Body = Record<string, unknown>;
+
+/** One resource's records: reads and writes, each within the caller's scope. */
+export class ResourceStore {
+  private readonly select: string;
+  /** Properties of other resources (or this one) that hold ids of this resource's records. */
+  private readonly incoming: { doc: ResourceDocument; field: string }[];
+
+  constructor(
+    readonly doc: ResourceDocument,
+    private readonly docs: Map<string, ResourceDocument>,
+  ) {
+    this.select = rowSelect(doc, docs);
+    this.incoming = [...docs.values()].flatMap((d) =>
+      Object.entries(d.references ?? {})
+        .filter(([, ref]) => ref.resource === doc.name)
+        .map(([field]) => ({ doc: d, field })),
+    );
+  }
+
+  async page(db: Queryable, user: SessionUser, query: Record<string, unknown>): Promise<Page<RecordView>> {
+    const doc = this.doc;
+    const pageIndex = (query.pageIndex as number | undefined) ?? 1;
+    const pageSize = (query.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
+    const sort = parseSort((query.sort as string | undefined) ?? doc.defaultSort, doc);
+    if ('error' in sort) throw business(msg['resource.badSort'], { detail: sort.error }, [{ field: 'sort', message: sort.error }]);
+
+    const p = new Params();
+    const where = [`r.resource = ${ident(doc.name)}`, scopeCondition(doc, user, p)];
+    for (const s of doc.searchable) {
+      const expr = fieldExpr(doc, s.field);
+      const cast = paramCast(doc, s.field);
+      if (s.filter === 'range') {
+        const from = query[`${s.field}From`];
+        const to = query[`${s.field}To`];
+        if (from !== undefined && to !== undefined && (from as number | string) > (to as number | string)) {
+          throw business(msg['resource.rangeReversed'], {}, (lang: Lang) => [{ field: `${s.field}From`, message: t(lang, msg['resource.rangeReversed']) }]);
+        }
+        if (from !== undefined) where.push(`${expr} >= ${p.add(from)}::${cast}`);
+        if (to !== undefined) where.push(`${expr} <= ${p.add(to)}::${cast}`);
+        continue;
+      }
+      const value = query[s.field];
+      if (value === undefined) continue;
+      if (s.filter === 'eq') where.push(`${expr} = ${p.add(value)}::${cast}`);
+      else if (s.filter === 'like') where.push(`${expr} ILIKE ${p.add(likePattern(String(value)))}`);
+      else where.push(`${expr} = ANY(${p.add(value)}::${cast}[])`);
+    }
+    const whereSql = where.join(' AND ');
+    const countParams = [...p.values];
+    const rowsSql = `SELECT ${this.select} FROM ${ROW_FROM} WHERE ${whereSql}
+      ORDER BY ${orderBy(doc, sort)} LIMIT ${p.add(pageSize)} OFFSET ${p.add((pageIndex - 1) * pageSize)}`;
+    const [rows, count] = await Promise.all([
+      db.query<RecordRow>(rowsSql, p.values),
+      db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resource_records r WHERE ${whereSql}`, countParams),
+    ]);
+    return pageOf(rows.rows.map(rowView), count.rows[0].n, pageIndex, pageSize);
+  }
+
+  async get(db: Queryable, user: SessionUser, id: number): Promise<RecordView> {
+    const row = await this.fetch(db, user, id);
+    if (!row) throw notFound();
+    return rowView(row);
+  }
+
+  async create(db: Database, req: FastifyRequest, user: SessionUser, body: Body): Promise<RecordView> {
+    const data = this.recordData(body);
+    return db.transaction(async (tx) => {
+      const owner = await this.owner(tx, user, body);
+      await this.checkReferences(tx, data, owner, req.lang);
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO resource_records(resource, farm_id, bloc_id, data, created_by, updated_by)
+         VALUES (${ident(this.doc.name)}, $1, $2, $3, $4, $4) RETURNING id`,
+        [owner.farmId, owner.blocId, JSON.stringify(data), user.id],
+      );
+      const id = Number(rows[0].id);
+      await audit(tx, req, {
+        action: `${this.doc.name}.create`,
+        resource: this.doc.name,
+        recordId: id,
+        changes: { farmId: owner.farmId, blocId: owner.blocId, version: { from: null, to: 1 }, fields: diffRecords(null, data) },
+      });
+      return rowView((await this.fetch(tx, user, id))!);
+    });
+  }
+
+  async update(db: Database, req: FastifyRequest, user: SessionUser, id: number, body: Body): Promise<RecordView> {
+    const data = this.recordData(body);
+    const version = body.version as number;
+    return db.transaction(async (tx) => {
+      // The row lock makes concurrent writers of one record take turns; each then sees
+      // the version its predecessor committed, so no update is ever silently lost.
+      const current = await this.fetch(tx, user, id, 'FOR UPDATE OF r');
+      if (!current) throw notFound();
+      if (current.version !== version) throw stale();
+      await this.checkReferences(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, req.lang);
+      const res = await tx.query(
+        `UPDATE resource_records SET data = $1, version = version + 1, updated_by = $2, updated_at = now()
+          WHERE id = $3 AND resource = ${ident(this.doc.name)} AND version = $4`,
+        [JSON.stringify(data), user.id, id, version],
+      );
+      if (res.rowCount !== 1) throw stale();
+      await audit(tx, req, {
+        action: `${this.doc.name}.update`,
+        resource: this.doc.name,
+        recordId: id,
+        changes: { farmId: current.farm_id, version: { from: version, to: version + 1 }, fields: diffRecords(current.data, data) },
+      });
+      return rowView((await this.fetch(tx, user, id))!);
+    });
+  }
+
+  /** Deletes every one of `ids` or none: an id outside the caller's scope fails the whole batch. */
+  async remove(db: Database, req: FastifyRequest, user: SessionUser, ids: number[]): Promise<{ deleted: number }> {
+    return db.transaction(async (tx) => {
+      const p = new Params();
+      const idsParam = p.add(ids);
+      const { rows } = await tx.query<{ id: number; version: number; farm_id: number | null; data: Record<string, unknown> }>(
+        `SELECT r.id, r.version, r.farm_id, r.data FROM resource_records r
+          WHERE r.resource = ${ident(this.doc.name)} AND r.id = ANY(${idsParam}::bigint[]) AND ${scopeCondition(this.doc, user, p)}
+          ORDER BY r.id FOR UPDATE OF r`,
+        p.values,
+      );
+      if (rows.length !== ids.length) throw notFound();
+      await this.checkNotReferenced(tx, ids, req.lang);
+      await tx.query(`DELETE FROM resource_records WHERE resource = ${ident(this.doc.name)} AND id = ANY($1::bigint[])`, [ids]);
+      for (const row of rows) {
+        await audit(tx, req, {
+          action: `${this.doc.name}.delete`,
+          resource: this.doc.name,
+          recordId: Number(row.id),
+          changes: { farmId: row.farm_id, version: { from: row.version, to: null }, fields: diffRecords(row.data, null) },
+        });
+      }
+      return { deleted: rows.length };
+    });
+  }
+
+  private async fetch(db: Queryable, user: SessionUser, id: number, lock = ''): Promise<RecordRow | null> {
+    const p = new Params();
+    const { rows } = await db.query<RecordRow>(
+      `SELECT ${this.select} FROM ${ROW_FROM}
+        WHERE r.resource = ${ident(this.doc.name)} AND r.id = ${p.add(id)} AND ${scopeCondition(this.doc, user, p)} ${lock}`,
+      p.values,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The record's own properties of a validated body; the read-only meta fields fall away. */
+  private recordData(body: Body): Record<string, unknown> {
+    const data: Record<string, unknown> = {};
+    for (const key of Object.keys(this.doc.record.properties)) if (body[key] !== undefined) data[key] = body[key];
+    return data;
+  }
+
+  /** Who owns a new record: see docs/resources.md, "Scope". */
+  private async owner(tx: Queryable, user: SessionUser, body: Body): Promise<{ farmId: number | null; blocId: number | null }> {
+    const scope = this.doc.scope;
+    if (scope === 'platform') return { farmId: null, blocId: null };
+    if (scope === 'farm') {
+      const farmId = (body.farmId as number | undefined) ?? user.orgId ?? undefined;
+      if (farmId === undefined) {
+        if (user.platformAdmin || user.blocId != null) throw fieldRefusal('resource.farmRequired', 'farmId');
+        throw business(msg['resource.noOwner']);
+      }
+      const p = new Params();
+      const cond = user.platformAdmin ? 'TRUE' : user.orgId != null ? `o.id = ${p.add(user.orgId)}` : user.blocId != null ? `o.bloc_id = ${p.add(user.blocId)}` : 'FALSE';
+      const { rows } = await tx.query<{ id: number; bloc_id: number | null }>(
+        `SELECT o.id, o.bloc_id FROM organisations o WHERE o.id = ${p.add(farmId)} AND ${cond}`,
+        p.values,
+      );
+      if (!rows[0]) throw fieldRefusal('resource.farmOutOfScope', 'farmId');
+      return { farmId: rows[0].id, blocId: rows[0].bloc_id };
+    }
+    const blocId = (body.blocId as number | undefined) ?? user.blocId ?? undefined;
+    if (blocId === undefined) {
+      if (user.platformAdmin) throw fieldRefusal('resource.blocRequired', 'blocId');
+      throw business(msg['resource.noOwner']);
+    }
+    const p = new Params();
+    const cond = user.platformAdmin ? 'TRUE' : user.blocId != null ? `b.id = ${p.add(user.blocId)}` : 'FALSE';
+    const { rows } = await tx.query<{ id: number }>(`SELECT b.id FROM blocs b WHERE b.id = ${p.add(blocId)} AND ${cond}`, p.values);
+    if (!rows[0]) throw fieldRefusal('resource.blocOutOfScope', 'blocId');
+    return { farmId: null, blocId: rows[0].id };
+  }
+
+  /**
+   * Every reference must name a record that exists where the new record lives: a
+   * platform record anywhere, a farm's record in the same farm, a group's in the same
+   * group. FOR SHARE holds the target until commit, so a concurrent delete of it waits
+   * and then sees the new reference (see checkNotReferenced).
+   */
+  private async checkReferences(tx: Queryable, data: Record<string, unknown>, owner: { farmId: number | null; blocId: number | null }, lang: Lang) {
+    const problems: FieldError[] = [];
+    let firstTarget = '';
+    for (const [field, ref] of Object.entries(this.doc.references ?? {})) {
+      const value = data[field];
+      if (value === undefined || value === null) continue;
+      const target = this.docs.get(ref.resource)!;
+      const p = new Params();
+      const cond =
+        target.scope === 'platform' ? 'TRUE' : target.scope === 'farm' ? `t.farm_id = ${p.add(owner.farmId)}` : `t.bloc_id = ${p.add(owner.blocId)}`;
+      const { rows } = await tx.query(
+        `SELECT t.id FROM resource_records t WHERE t.resource = ${ident(target.name)} AND t.id = ${p.add(value)} AND ${cond} FOR SHARE`,
+        p.values,
+      );
+      if (!rows[0]) {
+        firstTarget ||= target.title[lang];
+        problems.push({ field, message: t(lang, msg['resource.referenceMissing'], { target: target.title[lang] }) });
+      }
+    }
+    if (problems.length) throw business(msg['resource.referenceMissing'], { target: firstTarget }, problems);
+  }
+
+  private async checkNotReferenced(tx: Queryable, ids: number[], lang: Lang) {
+    for (const { doc, field } of this.incoming) {
+      const self = doc.name === this.doc.name ? ' AND NOT (s.id = ANY($1::bigint[]))' : '';
+      const { rows } = await tx.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM resource_records s
+          WHERE s.resource = ${ident(doc.name)} AND ${fieldExpr(doc, field, 's')} = ANY($1::bigint[]::numeric[])${self}`,
+        [ids],
+      );
+      if (rows[0].n > 0) throw business(msg['resource.stillReferenced'], { count: rows[0].n, source: doc.title[lang] });
+    }
+  }
+}
+
+function stale() {
+  return business(msg['resource.stale'], {}, (lang: Lang) => [{ field: 'version', message: t(lang, msg['resource.stale']) }]);
+}
+
+function fieldRefusal(key: keyof typeof msg, field: string) {
+  return business(msg[key], {}, (lang: Lang) => [{ field, message: t(lang, key) }]);
+}
+
