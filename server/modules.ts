@@ -3,9 +3,10 @@ import { healthRoutes } from './routes/health.ts';
 import { authRoutes } from './routes/auth.ts';
 import { accountFrontRoutes } from './routes/account-front.ts';
 import { accountRoutes } from './accounts/routes.ts';
+import { resourceRoutes } from './resources/plugin.ts';
 
 /**
  * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
  * that owns its routes and its messages.
  */
-export const apiModules: FastifyPluginAsync[] = [healthRoutes, authRoutes, accountFrontRoutes, ...accountRoutes];
+export const apiModules: FastifyPluginAsync[] = [healthRoutes, authRoutes, accountFrontRoutes, ...accountRoutes, resourceRoutes];

@@ -4,6 +4,7 @@ import { readMenusFile, syncMenus } from './menus.ts';
 import { ROLE_SPECS, resolveGrants } from './roles.ts';
 import { seedAccountsExtras } from '../accounts/seed.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
+import { seedResources } from '../resources/seed.ts';
 
 export const DEMO_PASSWORD = 'demo_2026';
 
@@ -71,6 +72,7 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     if (rows[0].n > 0) return false;
     await syncMenus(tx, doc);
     await seedDemo(tx, doc, hashes);
+    await seedResources(tx);
     await seedAccountsExtras(tx);
     return true;
   });
