@@ -40,8 +40,14 @@ function Themed({ children }: { children: React.ReactNode }) {
   const { i18n } = useTranslation();
   const { persistence } = useServices();
   const language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  // Button texts stay exactly as written (the catalogue's 取消, not antd's spaced 取 消).
   return (
-    <ConfigProvider locale={antdLocales[language]} componentSize={persistence.size ?? 'middle'} theme={{ token: { colorPrimary: '#2f8f4e' } }}>
+    <ConfigProvider
+      locale={antdLocales[language]}
+      componentSize={persistence.size ?? 'middle'}
+      button={{ autoInsertSpace: false }}
+      theme={{ token: { colorPrimary: '#2f8f4e' } }}
+    >
       <AntApp>{children}</AntApp>
     </ConfigProvider>
   );

@@ -388,9 +388,32 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
 
 function checkGrants(r: Resource, authorities: string[], at: string, add: (pointer: string, message: string) => void) {
   const granted = new Set([r.authority, ...(r.authorityAliases ?? [])]);
-  for (const a of authorities) {
-    if (!granted.has(a)) add(at, `authority "${a}" does not grant resource "${r.name}" (granted by ${[...granted].join(', ')}), so its requests would be refused`);
+  const missing = authorities.filter((a) => !granted.has(a));
+  if (missing.length)
+    add(at, `authority ${missing.map((a) => `"${a}"`).join(' and ')} does not grant resource "${r.name}" (granted by ${[...granted].join(', ')}), so its requests would be refused`);
+}
+
+/** A resource's authority keys and element codes must be those of the menus. */
+export function lintResources(resources: { doc: Resource; file: string }[], menus: MenuDocument | null): SchemaProblem[] {
+  if (!menus) return [];
+  const codes = new Set(menuCodes(menus));
+  const elements = new Set(menuElementCodes(menus));
+  const problems: SchemaProblem[] = [];
+  for (const { doc, file } of resources) {
+    const add = (pointer: string, message: string) => problems.push({ file, pointer, message, severity: 'error' });
+    if (!codes.has(doc.authority)) add('/authority', `"${doc.authority}" is not a menu code of the menus document`);
+    (doc.authorityAliases ?? []).forEach((a, i) => {
+      if (!codes.has(a)) add(`/authorityAliases/${i}`, `"${a}" is not a menu code of the menus document`);
+    });
+    for (const [action, code] of Object.entries(doc.elements)) {
+      const suffix = code.slice(doc.authority.length);
+      for (const menu of [doc.authority, ...(doc.authorityAliases ?? [])]) {
+        const el = `${menu}${suffix}`;
+        if (!elements.has(el)) add(`/elements/${action}`, `"${el}" is not an element code of the menus document`);
+      }
+    }
   }
+  return problems;
 }
 
 function pageReaches(s: Screen, id: string, byId: Map<string, LintedScreen>, seen: Set<string>): boolean {

@@ -10,7 +10,7 @@
 import { validateMenus, type MenuDocument } from './menus.ts';
 import { checkResourceDocument, type ResourceDocument } from './resource.ts';
 import { screenRoutes, type Screen } from './screen.ts';
-import { lintScreens, routeShape, type LintInput } from './lint.ts';
+import { lintResources, lintScreens, routeShape, type LintInput } from './lint.ts';
 import { validateScreenDocument, type SchemaProblem } from './validate.ts';
 import { WIDGET_NAMES } from './widget-names.ts';
 
@@ -247,6 +247,7 @@ export function buildRegistry(docs: (SourceDocument & { source: string })[], opt
           served: opts.served,
         });
   reg.problems.push(...lintProblems);
+  if (opts.lint !== false) reg.problems.push(...lintResources([...reg.resources.values()], reg.menus?.doc ?? null));
   const byFile = new Map<string, SchemaProblem[]>();
   for (const p of [...lintProblems, ...[...refused.values()].flat()]) {
     if (p.severity !== 'error') continue;

@@ -1,0 +1,31 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const baseUrl = (): string => inject('baseUrl');
+
+/** Debian's Chromium, headless, no sandbox (containers), no GPU, no background traffic. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** A fresh context (its own cookies and storage) with one page at 1280 × 800. */
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Logs in from the login page with the zh labels. */
+export async function logIn(page: Page, username: string, password = 'demo_2026'): Promise<void> {
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码').fill(password);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+}
+
+export async function cookieMap(context: BrowserContext): Promise<Record<string, string>> {
+  return Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
+}
