@@ -238,9 +238,9 @@ export const accountFrontRoutes: FastifyPluginAsync = async (app) => {
       const owner = await enabledOwner(app.db, phone);
       if (!owner) refuse([{ field: 'phone', key: 'auth.phoneUnknown' }]);
       if (req.user && req.user.id !== owner!.id) refuse([{ field: 'phone', key: 'auth.phoneNotYours' }]);
-      const hash = await hashPassword(password!);
+      // Hashing waits for a right code, so wrong guesses cost the server no scrypt work.
       await withCode(phone, 'password', code!, async (tx) => {
-        await setPassword(tx, owner!.id, hash);
+        await setPassword(tx, owner!.id, await hashPassword(password!));
         await audit(tx, req, { action: 'password.change', resource: 'users', recordId: owner!.id, actor: owner! });
       });
       return ok(null, t(req.lang, M['auth.passwordChanged']));
@@ -311,7 +311,6 @@ export const accountFrontRoutes: FastifyPluginAsync = async (app) => {
         orgName ? null : { field: 'orgName', key: 'auth.orgNameRequired' },
         [0, 1, 3, 4].includes(b.orgType as number) ? null : { field: 'orgType', key: 'auth.orgTypeRule' },
       ]);
-      const hash = await hashPassword(b.password!);
       let requestId = 0;
       await withCode(phone, 'register', b.code!, async (tx) => {
         // One registration at a time, so two identical requests cannot both pass the checks.
@@ -329,7 +328,7 @@ export const accountFrontRoutes: FastifyPluginAsync = async (app) => {
           username,
           name,
           phone,
-          passwordHash: hash,
+          passwordHash: await hashPassword(b.password!),
           orgName,
           orgType: b.orgType,
           city: b.city?.trim() || null,
