@@ -29,6 +29,8 @@ export interface LintInput {
   resources: ReadonlyMap<string, Resource>;
   menus: MenuDocument | null;
   widgetNames: readonly string[];
+  /** Names of resource documents that exist but are invalid (so a screen naming one is not blamed twice). */
+  invalidResources?: ReadonlySet<string>;
   /**
    * Whether the server serves `method path` (from its OpenAPI document). Absent: only the
    * resources' own endpoints are known, and any other literal endpoint is an error.
@@ -104,6 +106,8 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
   const routeShapes = new Map<string, string>();
   for (const { screen } of input.screens) for (const r of screenRoutes(screen)) routeShapes.set(routeShape(r.route), r.route);
   const widgets = new Set(input.widgetNames);
+  const missingResource = (name: string) =>
+    input.invalidResources?.has(name) ? `names "${name}", whose resource document is invalid (see its problems)` : `names "${name}", which is no resource document`;
 
   for (const { screen, file } of input.screens) {
     const add = (pointer: string, message: string, severity: Severity = 'error') => problems.push({ file, pointer, message, severity });
@@ -119,7 +123,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
         if (a.authority && !menuCodeSet.has(a.authority)) add(`/aliases/${i}/authority`, `"${a.authority}" is not a menu code of the menus document`);
       });
     }
-    if (screen.resource && !resource) add('/resource', `names "${screen.resource}", which is no resource document`);
+    if (screen.resource && !resource) add('/resource', missingResource(screen.resource));
     if (resource) checkGrants(resource, authorities, '/resource', add);
 
     // --- texts -------------------------------------------------------------------
@@ -180,7 +184,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
         const name = e.resource ?? screen.resource;
         const r = name ? input.resources.get(name) : undefined;
         if (!name) return add(at, `operation "${e.operation}" needs a resource: the screen has none, so name one`);
-        if (!r) return add(`${at}/resource`, `names "${name}", which is no resource document`);
+        if (!r) return add(`${at}/resource`, missingResource(name));
         if (name !== screen.resource) checkGrants(r, authorities, `${at}/resource`, add);
         ({ method, path } = operationEndpoint(r, e.operation));
       } else {
@@ -200,7 +204,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
     const checkOptions = (x: Enumerated, at: string) => {
       if (!x.optionsFrom) return;
       const r = input.resources.get(x.optionsFrom.resource);
-      if (!r) return add(`${at}/optionsFrom/resource`, `names "${x.optionsFrom.resource}", which is no resource document`);
+      if (!r) return add(`${at}/optionsFrom/resource`, missingResource(x.optionsFrom.resource));
       checkGrants(r, authorities, `${at}/optionsFrom/resource`, (ptr, msg) => add(ptr, `${msg}; users holding only this screen's authority get no options`, 'warning'));
       if (x.optionsFrom.valueField && !fieldKnown(r, x.optionsFrom.valueField, 'row')) add(`${at}/optionsFrom/valueField`, `"${x.optionsFrom.valueField}" is not a field of resource "${r.name}"`);
       if (x.optionsFrom.labelField && !fieldKnown(r, x.optionsFrom.labelField, 'row')) add(`${at}/optionsFrom/labelField`, `"${x.optionsFrom.labelField}" is not a field of resource "${r.name}"`);
@@ -353,7 +357,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
         (screen.related ?? []).forEach((rel, i) => {
           const p = `/related/${i}`;
           const child = input.resources.get(rel.resource);
-          if (!child) return add(`${p}/resource`, `names "${rel.resource}", which is no resource document`);
+          if (!child) return add(`${p}/resource`, missingResource(rel.resource));
           // The list alone is refused to users without the child's authority: the detail still works.
           checkGrants(child, authorities, `${p}/resource`, (ptr, msg) => add(ptr, `${msg}; users holding only this screen's authority see the list refused`, 'warning'));
           const fk = child.searchable.find((s) => s.field === rel.foreignKey);
@@ -390,7 +394,7 @@ function checkGrants(r: Resource, authorities: string[], at: string, add: (point
   const granted = new Set([r.authority, ...(r.authorityAliases ?? [])]);
   const missing = authorities.filter((a) => !granted.has(a));
   if (missing.length)
-    add(at, `authority ${missing.map((a) => `"${a}"`).join(' and ')} does not grant resource "${r.name}" (granted by ${[...granted].join(', ')}), so its requests would be refused`);
+    add(at, `${missing.length > 1 ? 'authorities' : 'authority'} ${missing.map((a) => `"${a}"`).join(' and ')} ${missing.length > 1 ? 'do' : 'does'} not grant resource "${r.name}" (granted by ${[...granted].join(', ')}), so its requests would be refused`);
 }
 
 /** A resource's authority keys and element codes must be those of the menus. */

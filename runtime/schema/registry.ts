@@ -175,6 +175,7 @@ export function buildRegistry(docs: (SourceDocument & { source: string })[], opt
   // Later sources override earlier ones; within one source a second document with the same id is an error.
   const screenCandidates = new Map<string, { screen: Screen; file: string; source: string; from: number }>();
   const resourceCandidates = new Map<string, { doc: ResourceDocument; file: string; source: string }>();
+  const invalidResources = new Set<string>();
 
   for (const d of docs) {
     const { value, problem } = parse(d);
@@ -194,7 +195,11 @@ export function buildRegistry(docs: (SourceDocument & { source: string })[], opt
     } else if (d.type === 'resource') {
       const found = checkResourceDocument(value).map((p) => ({ file: d.file, ...p, severity: 'error' as const }));
       reg.problems.push(...found);
-      if (found.length) continue;
+      if (found.length) {
+        const name = (value as { name?: unknown } | null)?.name;
+        if (typeof name === 'string') invalidResources.add(name);
+        continue;
+      }
       const doc = value as ResourceDocument;
       const prev = resourceCandidates.get(doc.name);
       if (prev && prev.source === d.source) {
@@ -245,6 +250,7 @@ export function buildRegistry(docs: (SourceDocument & { source: string })[], opt
           menus: reg.menus?.doc ?? null,
           widgetNames: opts.widgetNames ?? WIDGET_NAMES,
           served: opts.served,
+          invalidResources,
         });
   reg.problems.push(...lintProblems);
   if (opts.lint !== false) reg.problems.push(...lintResources([...reg.resources.values()], reg.menus?.doc ?? null));
