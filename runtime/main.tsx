@@ -1,10 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConsoleApp } from './app/ConsoleApp.tsx';
-import { createConsoleServices } from './app/services.ts';
+import { applyDocumentLanguage, createConsoleServices } from './app/services.ts';
 
 const services = createConsoleServices();
-document.documentElement.lang = services.i18n.language === 'zh' ? 'zh-CN' : services.i18n.language;
+applyDocumentLanguage(services.i18n);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

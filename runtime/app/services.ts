@@ -69,7 +69,14 @@ export function createConsoleServices(env: { cookies?: KeyValueStore; local?: Ke
     async setLanguage(language) {
       persistence.saveLanguage(language);
       await i18n.changeLanguage(language);
-      document.documentElement.lang = language === 'zh' ? 'zh-CN' : language;
+      applyDocumentLanguage(i18n);
     },
   };
+}
+
+/** The page's lang attribute and title follow the console's language. */
+export function applyDocumentLanguage(i18n: I18n): void {
+  const language = currentLanguage(i18n);
+  document.documentElement.lang = language === 'zh' ? 'zh-CN' : language;
+  document.title = i18n.t('app.name');
 }

@@ -46,6 +46,17 @@ export function routeShape(pattern: string): string {
     .join('/');
 }
 
+/**
+ * Whether a route (shape) takes a navigation target (shape): each segment equal, or a
+ * literal of the target standing where the route has a parameter ("/s/edit/:id" is a
+ * "/s/:operate/:id").
+ */
+function routeAccepts(route: string, target: string): boolean {
+  const r = route.split('/');
+  const t = target.split('/');
+  return r.length === t.length && r.every((x, i) => x === t[i] || (x.startsWith(':') && !t[i].startsWith(':')));
+}
+
 /** The endpoints the resource engine serves for one resource. */
 export function resourceEndpoints(r: Pick<ResourceDocument, 'basePath'>): { method: HttpMethod; path: string }[] {
   const b = r.basePath;
@@ -164,11 +175,11 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
       for (const host of hosts) {
         const target = resolveRoute(t.to, host);
         if (!host && !t.to.startsWith('/')) {
-          const anywhere = [...routeShapes.keys()].some((shape) => shape.endsWith(`/${routeShape(t.to)}`));
+          const anywhere = [...routeShapes.keys()].some((shape) => routeAccepts(shape.split('/').slice(2).join('/'), routeShape(t.to)));
           if (!anywhere) add(`${at}/to`, `"${t.to}" is no route of any section`);
           continue;
         }
-        if (!routeShapes.has(routeShape(target))) add(`${at}/to`, `"${target}" is no route of any screen${host ? ` (resolved from ${host})` : ''}`);
+        if (![...routeShapes.keys()].some((shape) => routeAccepts(shape, routeShape(target)))) add(`${at}/to`, `"${target}" is no route of any screen${host ? ` (resolved from ${host})` : ''}`);
       }
       const needed = t.to.split('/').filter((s) => s.startsWith(':') && !s.endsWith('?')).map((s) => s.slice(1));
       const all = routeParams(t.to);

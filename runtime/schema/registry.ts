@@ -211,7 +211,10 @@ export function buildRegistry(docs: (SourceDocument & { source: string })[], opt
       const { screen, from, problems } = validateScreenDocument(value, d.file);
       reg.problems.push(...problems);
       if (!screen) {
-        reg.broken.push({ file: d.file, source: d.source, ...salvage(value), problems });
+        const salvaged = salvage(value);
+        // A broken revision replaces the earlier one all the same: its panel says what is wrong.
+        if (salvaged.id !== undefined && screenCandidates.get(salvaged.id)?.source !== d.source) screenCandidates.delete(salvaged.id);
+        reg.broken.push({ file: d.file, source: d.source, ...salvaged, problems });
         continue;
       }
       const prev = screenCandidates.get(screen.id);
@@ -276,11 +279,14 @@ export function buildRegistry(docs: (SourceDocument & { source: string })[], opt
     reg.screens.set(loaded.screen.id, loaded);
     for (const r of screenRoutes(loaded.screen)) reg.routes.set(r.route, { route: r.route, authority: r.authority, screen: loaded });
   }
-  // A broken document replaced by a valid one from a later source no longer needs a panel.
+  // A broken document replaced by a valid one from a later source no longer needs a panel,
+  // and a broken one never takes a route from a valid screen.
+  const validShapes = new Set([...reg.routes.keys()].map(routeShape));
   for (let i = reg.broken.length - 1; i >= 0; i--) {
     const b = reg.broken[i];
     const now = b.id !== undefined ? reg.screens.get(b.id) : undefined;
     if (now && now.source !== b.source) reg.broken.splice(i, 1);
+    else b.routes = b.routes.filter((r) => !validShapes.has(routeShape(r.route)));
   }
   return reg;
 }
