@@ -7,9 +7,9 @@
  * built in-process on an in-memory PGlite; when that cannot be built, against the
  * resource documents only, and the report says which.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, posix, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { folderSource } from '../runtime/schema/folder-source.ts';
 import { buildRegistry, type SourceDocument } from '../runtime/schema/registry.ts';
@@ -111,21 +111,20 @@ function textProblems(node: unknown, pointer: string, file: string, out: SchemaP
   for (const [k, v] of Object.entries(o)) textProblems(v, `${pointer}/${escapePointerSegment(k)}`, file, out);
 }
 
-/** A file's `$schema` must lead to its meta-schema (a relative path in the repository, or the screen $id). */
-function schemaRefProblem(doc: SourceDocument, value: unknown): SchemaProblem | null {
+/** A file's `$schema` must lead to its meta-schema (a path relative to the file, or the screen $id). */
+function schemaRefProblem(root: string, doc: SourceDocument, value: unknown): SchemaProblem | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const ref = (value as { $schema?: unknown }).$schema;
-  if (ref === undefined) return doc.type === 'screen' ? null : { file: doc.file, pointer: '/$schema', message: `is missing; editors need it: ${posix.relative(posix.dirname(doc.file), META_SCHEMA_FILES[doc.type])}`, severity: 'warning' };
+  // A copy of the tree (a fixture, a scaffold's trial run) may point at its own runtime/ or at this repository's.
+  const own = join(root, META_SCHEMA_FILES[doc.type]);
+  const expected = existsSync(own) ? own : join(REPO_ROOT, META_SCHEMA_FILES[doc.type]);
+  const fileDir = dirname(join(root, doc.file));
+  const wanted = relative(fileDir, expected).split(sep).join('/');
+  if (ref === undefined) return doc.type === 'screen' ? null : { file: doc.file, pointer: '/$schema', message: `is missing; editors need it: "${wanted}"`, severity: 'warning' };
   if (typeof ref !== 'string') return null;
-  const expected = META_SCHEMA_FILES[doc.type];
   if (doc.type === 'screen' && ref === SCREEN_SCHEMA_ID) return null;
-  if (posix.normalize(posix.join(posix.dirname(doc.file), ref)) === expected) return null;
-  return {
-    file: doc.file,
-    pointer: '/$schema',
-    message: `"${ref}" does not lead to ${expected}; write "${posix.relative(posix.dirname(doc.file), expected)}"`,
-    severity: 'error',
-  };
+  if (resolve(fileDir, ref) === expected || resolve(fileDir, ref) === own) return null;
+  return { file: doc.file, pointer: '/$schema', message: `"${ref}" does not lead to ${META_SCHEMA_FILES[doc.type]}; write "${wanted}"`, severity: 'error' };
 }
 
 export async function checkSchemas(opts: { root?: string; server?: boolean } = {}): Promise<CheckResult> {
@@ -141,7 +140,7 @@ export async function checkSchemas(opts: { root?: string; server?: boolean } = {
     } catch {
       continue; // the registry reports the syntax error
     }
-    const ref = schemaRefProblem(d, value);
+    const ref = schemaRefProblem(root, d, value);
     if (ref) extra.push(ref);
     textProblems(value, '', d.file, extra);
   }
@@ -158,8 +157,11 @@ export async function checkSchemas(opts: { root?: string; server?: boolean } = {
     }
   }
   const reg = buildRegistry(docs, { widgetNames: WIDGET_NAMES, served: servedFn });
+  // A text the meta-schema already refused need not be reported twice.
+  const refusedTexts = new Set(reg.problems.map((p) => `${p.file}\u0000${p.pointer.replace(/\/(zh|en|es)$/, '')}`));
+  const texts = extra.filter((p) => !(p.message.startsWith('text lacks') && refusedTexts.has(`${p.file}\u0000${p.pointer}`)));
   const seen = new Set<string>();
-  const problems = [...reg.problems, ...extra].filter((p) => {
+  const problems = [...reg.problems, ...texts].filter((p) => {
     const key = `${p.file}\u0000${p.pointer}\u0000${p.message}`;
     if (seen.has(key)) return false;
     seen.add(key);
