@@ -5,7 +5,9 @@ import type { Database } from './db/database.ts';
 import type { ServerConfig } from './config.ts';
 import { TokenService, tokenFromHeader } from './auth/tokens.ts';
 import { loadSessionUser, type SessionUser } from './auth/session-user.ts';
-import { ApiError, Status, type Envelope, type FieldError } from './http/envelope.ts';
+import type { ErrorObject } from 'ajv';
+import { ApiError, Status, type Envelope } from './http/envelope.ts';
+import { fieldErrors } from './resources/validation.ts';
 import { pickLang, type Lang } from './i18n/lang.ts';
 import { t } from './i18n/catalog.ts';
 import { apiModules } from './modules.ts';
@@ -111,10 +113,7 @@ function toEnvelope(err: FastifyError | ApiError, lang: Lang): { httpStatus: num
   }
   const fe = err as FastifyError;
   if (fe.validation) {
-    const errors: FieldError[] = fe.validation.map((v) => ({
-      field: fieldOf(v.instancePath, v.params as Record<string, unknown>, fe.validationContext),
-      message: v.message ?? 'invalid',
-    }));
+    const errors = fieldErrors(fe.validation as ErrorObject[], lang, fe.validationContext);
     const detail = errors.map((e) => `${e.field} ${e.message}`).join('; ');
     return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, 'common.invalidInput', { detail }), data: { errors } } };
   }
@@ -131,13 +130,11 @@ function toEnvelope(err: FastifyError | ApiError, lang: Lang): { httpStatus: num
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return { httpStatus: fe.statusCode, body: { status: Status.BUSINESS, message: t(lang, 'common.invalidInput', { detail: fe.code ?? 'request' }), data: null } };
   }
+  // Input PostgreSQL cannot take (a NUL byte, an unrepresentable value) is the caller's error.
+  const sqlState = (err as { code?: unknown }).code;
+  if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) {
+    return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, 'common.invalidInput', { detail: 'value' }), data: null } };
+  }
   // Never a stack trace or SQL in a reply: the log has them.
   return { httpStatus: 500, body: { status: Status.INTERNAL, message: t(lang, 'common.internal'), data: null } };
-}
-
-function fieldOf(instancePath: string, params: Record<string, unknown>, context?: string): string {
-  const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : '';
-  const extra = typeof params.additionalProperty === 'string' ? params.additionalProperty : '';
-  return [path, missing || extra].filter(Boolean).join('.') || context || 'body';
 }

@@ -45,8 +45,7 @@ export class TokenService {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload.uid !== 'number' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return null;
       const revoked = await this.db.query('SELECT 1 FROM revoked_tokens WHERE jti = $1', [payload.jti]);
-      // rows, not rowCount: PGlite reports rowCount 0 for a SELECT.
-      if (revoked.rows.length > 0) return null;
+      if (revoked.rowCount > 0) return null;
       return { userId: payload.uid, username: String(payload.sub), jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
     } catch {
       return null;

@@ -6,7 +6,8 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
   const run = async <T>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]): Promise<QueryResult<T>> => {
     const r = await q.query<T>(sql, params as unknown[] | undefined);
-    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
+    return { rows: r.rows, rowCount: Math.max(r.affectedRows ?? 0, r.rows.length) };
   };
   return {
     engine: 'pglite',
