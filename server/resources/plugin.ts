@@ -10,8 +10,8 @@ import { registerGateLogRoutes } from './gate-log.ts';
  * endpoints under its base path, with its indexes ensured at start; plus the operation
  * log reader. An invalid document makes registration (and so the server's start) fail.
  */
-export const resourceRoutes: FastifyPluginAsync = async (app) => {
-  const docs = await readResourceDocuments();
+export const resourceRoutes: FastifyPluginAsync<{ dir?: string }> = async (app, opts) => {
+  const docs = await readResourceDocuments(opts.dir);
   await ensureIndexes(app.db, docs);
   const byName = new Map(docs.map((d) => [d.name, d]));
   for (const doc of docs) registerResourceRoutes(app, doc, new ResourceStore(doc, byName));

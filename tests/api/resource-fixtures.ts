@@ -1,0 +1,123 @@
+/**
+ * Shared set-up of the resource engine's API tests. Everything is derived from the
+ * loaded resource documents, so a new document is covered by every test with no code.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import type { TestApp } from '../support/app.ts';
+import type { Queryable } from '../../server/db/database.ts';
+import { readResourceDocuments } from '../../server/resources/load.ts';
+import { authorityKeys, accessKeys, type ResourceDocument, type WriteAction } from '../../runtime/schema/resource.ts';
+
+export const docs: ResourceDocument[] = await readResourceDocuments();
+
+export type Body = Record<string, unknown>;
+
+export interface Reply {
+  http: number;
+  status: number;
+  message: string;
+  data: any;
+  raw: LightMyRequestResponse;
+}
+
+/** One call through app.inject, the envelope unpacked. */
+export async function call(
+  t: TestApp,
+  token: string | null,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  lang = 'zh',
+): Promise<Reply> {
+  const headers: Record<string, string> = { 'accept-language': lang };
+  if (token) headers.authorization = token;
+  const raw = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  let body: any = null;
+  try {
+    body = raw.json();
+  } catch {
+    body = { status: undefined, message: raw.body, data: null };
+  }
+  return { http: raw.statusCode, status: body?.status, message: body?.message, data: body?.data, raw };
+}
+
+/** The record's own properties of a reply row (what a form would post). */
+export function recordOf(doc: ResourceDocument, row: Body): Body {
+  const out: Body = {};
+  for (const key of Object.keys(doc.record.properties)) if (row[key] !== undefined) out[key] = row[key];
+  return out;
+}
+
+/** A copy of `row` that is a valid new record: a fresh display value, optional references dropped when asked. */
+export function variant(doc: ResourceDocument, row: Body, tag: string, opts: { dropOptionalRefs?: boolean } = {}): Body {
+  const body = recordOf(doc, row);
+  const display = doc.record.properties[doc.displayField];
+  if (display.type === 'string') body[doc.displayField] = `${tag}`.slice(0, display.maxLength ?? 50);
+  if (opts.dropOptionalRefs) {
+    for (const field of Object.keys(doc.references ?? {})) if (!(doc.record.required ?? []).includes(field)) delete body[field];
+  }
+  return body;
+}
+
+/** Every code that the documents know: authority, aliases, and their element codes. */
+export function allCodes(list: ResourceDocument[] = docs): { menus: string[]; elements: string[] } {
+  const menus = new Set<string>(['gateLogManager']);
+  const elements = new Set<string>();
+  for (const doc of list) {
+    for (const m of authorityKeys(doc)) menus.add(m);
+    for (const action of ['create', 'update', 'delete'] as WriteAction[]) for (const k of accessKeys(doc, action)) elements.add(k.element);
+  }
+  return { menus: [...menus], elements: [...elements] };
+}
+
+let seq = 0;
+
+/** A user with its own role holding exactly `menus` and `elements`; returns a token. */
+export async function makeUser(
+  t: TestApp,
+  opts: { orgId?: number | null; blocId?: number | null; menus: string[]; elements: string[]; platform?: boolean },
+): Promise<{ id: number; token: string }> {
+  seq += 1;
+  const username = `rt_${seq}_${Math.random().toString(36).slice(2, 8)}`;
+  const { rows: role } = await t.db.query<{ id: number }>(
+    `INSERT INTO roles(code, name, menus, elements, platform) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [username, JSON.stringify({ zh: username, en: username, es: username }), opts.menus, opts.elements, opts.platform === true],
+  );
+  const { rows: user } = await t.db.query<{ id: number }>(
+    `INSERT INTO users(username, name, password_hash, kind, org_id, bloc_id) VALUES ($1, $1, 'x', 'member', $2, $3) RETURNING id`,
+    [username, opts.orgId ?? null, opts.blocId ?? null],
+  );
+  await t.db.query('INSERT INTO user_roles(user_id, role_id) VALUES ($1, $2)', [user[0].id, role[0].id]);
+  return { id: user[0].id, token: await t.app.tokens.issue({ id: user[0].id, username }) };
+}
+
+export async function demoOrg(db: Queryable, username: string): Promise<{ orgId: number; blocId: number | null }> {
+  const { rows } = await db.query<{ org_id: number; bloc_id: number | null }>(
+    `SELECT u.org_id, o.bloc_id FROM users u JOIN organisations o ON o.id = u.org_id WHERE u.username = $1`,
+    [username],
+  );
+  return { orgId: rows[0].org_id, blocId: rows[0].bloc_id };
+}
+
+/** A farm in no bloc, with no demo user: the "elsewhere" of scope tests. */
+export async function outsideFarm(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(`INSERT INTO organisations(name, type, city) VALUES ('测试外部农场', 0, '长春市') RETURNING id`);
+  return rows[0].id;
+}
+
+/** Fingerprint of every stored record and the size of the operation log. */
+export async function fingerprint(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ sum: string | null; n: number; logs: number }>(
+    `SELECT md5(string_agg(id::text || ':' || version::text || ':' || coalesce(farm_id::text, '-') || ':' || data::text, ',' ORDER BY id)) AS sum,
+            count(*)::int AS n, (SELECT count(*)::int FROM operation_log) AS logs
+       FROM resource_records`,
+  );
+  return JSON.stringify(rows[0]);
+}
+
+/** Some existing row of `doc` visible to `token` (the demo seed gives every resource rows). */
+export async function someRow(t: TestApp, token: string, doc: ResourceDocument): Promise<Body> {
+  const r = await call(t, token, 'GET', `${doc.basePath}/page?pageSize=1&sort=id`);
+  if (r.status !== 200 || !r.data.rows.length) throw new Error(`no ${doc.name} row visible: ${r.raw.body}`);
+  return r.data.rows[0];
+}
