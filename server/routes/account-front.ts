@@ -35,6 +35,17 @@ function sameToken(req: FastifyRequest<{ Querystring: { token?: string } }>): Se
   return user;
 }
 
+/**
+ * The farm the console opens by default: the user's own farm, else (a service provider)
+ * the first farm of their group, else none.
+ */
+async function chiefFarmOf(db: Queryable, user: SessionUser): Promise<number | null> {
+  if (user.orgType === 0) return user.orgId;
+  if (user.blocId == null) return null;
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM organisations WHERE bloc_id = $1 AND type = 0 ORDER BY id LIMIT 1', [user.blocId]);
+  return rows[0]?.id ?? null;
+}
+
 function logoOf(user: { orgLogo: string | null }): string {
   return user.orgLogo ?? DEMO_LOGO_URL;
 }
@@ -122,6 +133,8 @@ export const accountFrontRoutes: FastifyPluginAsync = async (app) => {
       const user = sameToken(req);
       return ok({
         id: user.id,
+        roles: user.roles,
+        chiefFarmId: await chiefFarmOf(app.db, user),
         name: user.name,
         description: user.description,
         farmId: user.orgId,

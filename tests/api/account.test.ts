@@ -66,8 +66,10 @@ describe.each(engines())('account calls on $name', (engine) => {
     it('describes a farm operator with the farm, and without the administrative keys', async () => {
       const body = expectClean(await info('farm')).data;
       expect(Object.keys(body).sort()).toEqual(
-        ['city', 'description', 'elements', 'farmId', 'farmName', 'farmType', 'groupId', 'groupName', 'id', 'menus', 'name'].sort(),
+        ['chiefFarmId', 'city', 'description', 'elements', 'farmId', 'farmName', 'farmType', 'groupId', 'groupName', 'id', 'menus', 'name', 'roles'].sort(),
       );
+      expect(body.chiefFarmId).toBe(body.farmId);
+      expect(body.roles.length).toBeGreaterThan(0);
       expect(body).toMatchObject({ name: '张伟', farmName: '禾丰生态农场', farmType: 0, groupName: '黑土地农业服务集团', city: '哈尔滨市' });
       expect(typeof body.farmId).toBe('number');
       const codes: string[] = body.menus.map((m: { code: string }) => m.code);
@@ -89,6 +91,8 @@ describe.each(engines())('account calls on $name', (engine) => {
       expect(body).toMatchObject({ farmId: null, farmName: null, farmType: null, groupName: '黑土地农业服务集团' });
       expect(typeof body.groupId).toBe('number');
       expect(body.menus.map((m: { code: string }) => m.code)).toContain('groupCustomer');
+      // The provider's chief farm is the first farm of its group: farm's.
+      expect(body.chiefFarmId).toBe(expectClean(await info('farm')).data.farmId);
     });
 
     it('labels the manufacturer with farmType 1', async () => {
