@@ -8,7 +8,7 @@ import { resolveParams } from '../../runtime/schema/values.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const repo = folderSource(ROOT);
-const read = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, unknown>;
+const read = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, unknown> & { columns: Record<string, unknown>[] };
 
 /** A source standing for the server's published revisions. */
 function published(docs: Record<string, unknown>): DocumentSource {
