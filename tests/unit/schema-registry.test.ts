@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundledSource } from '../../runtime/schema/bundled.ts';
 import { folderSource } from '../../runtime/schema/folder-source.ts';
 import { documentTypeOfPath, loadRegistry, type DocumentSource } from '../../runtime/schema/registry.ts';
 import { fillRoute, resolveElementCode, resolveRoute, type TableScreen } from '../../runtime/schema/screen.ts';
@@ -29,6 +30,15 @@ describe('schema registry', () => {
     expect(reg.routes.get('/bigData-kms/cropsManager')).toMatchObject({ authority: 'cropsManager' });
     expect(reg.routes.get('/bigData-kms/cropsManager')?.screen.screen.id).toBe('cropsManager');
     for (const id of ['cropSubtypeManager', 'plantRulesManager']) expect(reg.screen(id)).toMatchObject({ keepAlive: true });
+  });
+
+  it('bundles the same documents for the browser as the folder holds', async () => {
+    const bundled = await bundledSource.documents();
+    const folder = await repo.documents();
+    expect(bundled.map((d) => [d.file, d.type])).toEqual(folder.map((d) => [d.file, d.type]));
+    const reg = await loadRegistry([bundledSource]);
+    expect(reg.errors).toEqual([]);
+    expect([...reg.screens.keys()].sort()).toEqual([...(await loadRegistry([repo])).screens.keys()].sort());
   });
 
   it('matches URL paths to routes with their parameters', async () => {
