@@ -110,6 +110,41 @@ describe('schema registry', () => {
     expect(reg.broken[0].routes.map((r) => r.route)).toEqual(['/agricultureKnowledge/cropsManager', '/bigData-kms/cropsManager']);
   });
 
+  it('accepts page, dashboard and widget screens and checks their references', async () => {
+    const t = { zh: '知识库', en: 'Knowledge base', es: 'Base de conocimiento' };
+    const frame = { $schema: 'https://farm-backoffice.local/schema/screen.schema.json', formatVersion: 1, revision: 1, title: t, authority: 'cropsManager' };
+    const reg = await loadRegistry([
+      repo,
+      published({
+        'store:kmsHome': {
+          ...frame, id: 'kmsHome', kind: 'page', route: '/bigData-kms/home', layout: 'blocks',
+          children: [{ screen: 'kmsStats', span: 12 }, { screen: 'kmsMap', span: 12 }, { screen: 'cropsManager' }],
+        },
+        'store:kmsStats': {
+          ...frame, id: 'kmsStats', kind: 'dashboard',
+          blocks: [
+            { kind: 'stat', title: t, endpoint: { operation: 'page', resource: 'crops' }, value: 'total', span: 6 },
+            { kind: 'chart', chart: 'bar', title: t, endpoint: { path: '/api/kms/crops/page' }, rows: 'rows', x: 'name', series: [{ field: 'growthDaysMax', title: t }] },
+          ],
+        },
+        'store:kmsMap': { ...frame, id: 'kmsMap', kind: 'widget', widget: 'map', props: { zoom: 8 } },
+        'store:kmsLoop': { ...frame, id: 'kmsLoop', kind: 'page', layout: 'tabs', children: [{ screen: 'kmsLoop' }] },
+        'store:kmsPie': {
+          ...frame, id: 'kmsPie', kind: 'dashboard',
+          blocks: [{ kind: 'chart', chart: 'pie', title: t, endpoint: { path: '/api/kms/crops/page' }, x: 'name', series: [{ field: 'id', title: t }] }],
+        },
+      }),
+    ]);
+    expect(reg.screen('kmsHome')?.kind).toBe('page');
+    expect(reg.screen('kmsStats')?.kind).toBe('dashboard');
+    expect(reg.screen('kmsMap')?.kind).toBe('widget');
+    expect(reg.errors.map((p) => `${p.file}#${p.pointer} ${p.message}`)).toEqual([
+      'store:kmsPie#/blocks/0/name is required: a pie chart maps name and value',
+      'store:kmsPie#/blocks/0/value is required: a pie chart maps name and value',
+      'store:kmsLoop#/children/0/screen "kmsLoop" contains this page again (a cycle)',
+    ]);
+  });
+
   it('classifies repository paths', () => {
     expect(documentTypeOfPath('schemas/menus.json')).toBe('menus');
     expect(documentTypeOfPath('../../schemas/resources/crops.json')).toBe('resource');
