@@ -422,6 +422,12 @@ function baseInfo(u: UserView, logo: string | null) {
     orgType: u.orgType,
     blocId: u.blocId,
     blocName: u.blocName,
+    // The names of spec 3 (user info), as GET front/baseInfo gives them too.
+    farmId: u.orgId,
+    farmName: u.orgName,
+    farmType: u.orgType,
+    groupId: u.blocId,
+    groupName: u.blocName,
     attr2: logo,
   };
 }

@@ -121,7 +121,7 @@ describe.each(engines())('user administration (spec 7.2) on $name', (engine) => 
     it('returns the caller’s base info with the organisation logo as attr2', async () => {
       const r = await f.as('farm', 'GET', '/api/admin/user/baseInfo');
       expect(r.status).toBe(200);
-      expect(r.data).toMatchObject({ username: 'farm', mobilePhone: '13800000002', orgType: 0, attr2: expect.any(String) });
+      expect(r.data).toMatchObject({ username: 'farm', mobilePhone: '13800000002', orgType: 0, farmType: 0, farmId: await f.orgOf('farm'), attr2: expect.any(String) });
       const mobile = await f.as('mobile', 'GET', '/api/admin/user/baseInfo');
       expect(mobile.data.username).toBe('mobile');
     });
