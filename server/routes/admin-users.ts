@@ -16,6 +16,9 @@ import { assertFree, changeableUser, listUsers, refuseSelf, uniqueViolation, use
 
 const tags = ['accounts'];
 
+/** Kinds a person may be given; `admin` belongs to the seeded platform accounts only. */
+export const WRITABLE_KINDS = ['operator', 'member', 'agent', 'tech', 'inspector', 'device', 'provider'];
+
 type PageQ = s.PageParams & UserFilterQuery;
 
 /** The user administration calls of spec 7.2 under /api/admin/user. */
@@ -259,7 +262,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
             mobilePhone: { ...s.phone, type: ['string', 'null'] },
             description: { ...s.text(500), type: ['string', 'null'] },
             city: { ...s.city, type: ['string', 'null'] },
-            kind: userFilterProps.kind,
+            kind: { type: 'string', enum: WRITABLE_KINDS },
             status: { type: 'integer', enum: [0, 1] },
             password: s.password,
             roleIds: s.roleIds,

@@ -11,7 +11,7 @@ import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
 import { ORG_COLUMNS, Params, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../accounts/scope.ts';
 import * as s from '../accounts/schemas.ts';
 import { changeableUser, refuseSelf, userById } from '../accounts/users.ts';
-import { farmIdOf } from './admin-users.ts';
+import { WRITABLE_KINDS, farmIdOf } from './admin-users.ts';
 
 const tags = ['organisations'];
 
@@ -345,7 +345,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
         tags,
         summary: 'Creates an account inside an organisation of any type (default: the caller’s own)',
         body: s.strictObject(
-          { orgId: s.id, kind: { type: 'string', enum: ['operator', 'member', 'tech', 'inspector', 'device', 'agent'] }, ...personProps },
+          { orgId: s.id, kind: { type: 'string', enum: WRITABLE_KINDS.filter((k) => k !== 'provider') }, ...personProps },
           ['username', 'password', 'name'],
         ),
       },

@@ -407,6 +407,28 @@ describe.each(engines())('user administration (spec 7.2) on $name', (engine) => 
       expect((await f.as('admin', 'PUT', `/api/admin/user/${id}`, { name: 'no version' })).status).toBe(40001);
     });
 
+    it('changes roles as an audited permission change, never beyond the caller’s own', async () => {
+      const id = await f.userId('mobile');
+      const roles = (await f.db.query<{ id: number; code: string }>('SELECT id, code FROM roles')).rows;
+      const role = (code: string) => roles.find((r) => r.code === code)!.id;
+      let v = (await f.as('farm', 'GET', `/api/admin/user/${id}`)).data.version;
+      const before = await f.snapshot();
+      expect((await f.as('farm', 'PUT', `/api/admin/user/${id}`, { version: v, roleIds: [role('platformAdmin')] })).status).toBe(40001);
+      expect((await f.as('farm', 'PUT', `/api/admin/user/${id}`, { version: v, roleIds: [role('serviceProvider')] })).status).toBe(40001);
+      expect((await f.as('farm', 'PUT', `/api/admin/user/${id}`, { version: v, kind: 'admin' })).status).toBe(40001);
+      expect(await f.snapshot()).toBe(before);
+      const granted = await f.as('farm', 'PUT', `/api/admin/user/${id}`, { version: v, roleIds: [role('farmOperator')] });
+      expect(granted.data.roles.map((r: { code: string }) => r.code)).toEqual(['farmOperator']);
+      const log = await f.db.query<{ changes: { roles: { from: number[]; to: number[] } } }>(
+        `SELECT changes FROM operation_log WHERE action = 'user.roles' AND record_id = $1 ORDER BY id DESC LIMIT 1`,
+        [String(id)],
+      );
+      expect(log.rows[0].changes.roles).toEqual({ from: [], to: [role('farmOperator')] });
+      v = granted.data.version;
+      const revoked = await f.as('farm', 'PUT', `/api/admin/user/${id}`, { version: v, roleIds: [] });
+      expect(revoked.data.roles).toEqual([]);
+    });
+
     it('does not let a farm reach another farm’s user or a platform administrator', async () => {
       const before = await f.snapshot();
       const farm2 = await f.userId('farm2');
