@@ -1,0 +1,139 @@
+/**
+ * A dashboard: stat cards and ECharts charts, each bound to an endpoint whose `data`
+ * holds the number (a dot path) or the rows of the chart.
+ */
+import { Alert, Card, Col, Empty, Row, Skeleton, Statistic } from 'antd';
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useServices } from '../app/context.ts';
+import { isHttpError } from '../http/errors.ts';
+import { valueAt } from '../schema/conditions.ts';
+import type { ChartBlock, DashboardScreen, EndpointRef, StatBlock } from '../schema/screen.ts';
+import { textOf, type Lang } from '../schema/texts.ts';
+import { resolveEndpoint } from './endpoints.ts';
+import { useLang, useScreenHost } from './host.ts';
+import { SchemaIcon } from './icons.tsx';
+
+echarts.use([LineChart, BarChart, PieChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
+
+function useEndpointData(ref: EndpointRef): { data: unknown; failure: string | null; loading: boolean } {
+  const host = useScreenHost();
+  const { http } = useServices();
+  const [state, setState] = useState<{ data: unknown; failure: string | null; loading: boolean }>({ data: undefined, failure: null, loading: true });
+  const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
+  useEffect(() => {
+    let live = true;
+    const ep = resolveEndpoint(ref, ctx, host.registry, undefined);
+    if (!ep) {
+      setState({ data: undefined, failure: null, loading: false });
+      return;
+    }
+    http
+      .request({ method: ep.method, url: ep.url })
+      .then((env) => live && setState({ data: env.data, failure: null, loading: false }))
+      .catch((e: unknown) => live && setState({ data: undefined, failure: isHttpError(e) ? (e.serverMessage ?? e.message) : String(e), loading: false }));
+    return () => {
+      live = false;
+    };
+  }, [ref, ctx, host.registry, http]);
+  return state;
+}
+
+export function DashboardView({ screen }: { screen: DashboardScreen }) {
+  return (
+    <Row gutter={[16, 16]}>
+      {screen.blocks.map((b, i) => (
+        <Col key={i} xs={24} md={b.span ?? (b.kind === 'stat' ? 6 : 24)}>
+          {b.kind === 'stat' ? <StatCard block={b} /> : <ChartCard block={b} />}
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+function StatCard({ block }: { block: StatBlock }) {
+  const lang = useLang();
+  const { data, failure, loading } = useEndpointData(block.endpoint);
+  const raw = valueAt(data, block.value);
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+  return (
+    <Card size="small">
+      {failure ? (
+        <Alert type="error" showIcon title={textOf(block.title, lang)} description={failure} />
+      ) : (
+        <Statistic
+          title={textOf(block.title, lang)}
+          value={value ?? '—'}
+          precision={block.precision}
+          loading={loading}
+          prefix={<SchemaIcon name={block.icon} />}
+          suffix={block.unit ? textOf(block.unit, lang) : undefined}
+        />
+      )}
+    </Card>
+  );
+}
+
+export function chartOption(block: ChartBlock, rows: Record<string, unknown>[], lang: Lang): echarts.EChartsCoreOption {
+  if (block.chart === 'pie') {
+    return {
+      tooltip: { trigger: 'item' },
+      legend: { bottom: 0 },
+      series: [{ type: 'pie', radius: ['35%', '65%'], data: rows.map((r) => ({ name: String(valueAt(r, block.name ?? 'name') ?? ''), value: Number(valueAt(r, block.value ?? 'value') ?? 0) })) }],
+    };
+  }
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { bottom: 0 },
+    grid: { left: 48, right: 16, top: 16, bottom: 48 },
+    xAxis: { type: 'category', data: rows.map((r) => String(valueAt(r, block.x ?? 'x') ?? '')) },
+    yAxis: { type: 'value' },
+    series: (block.series ?? []).map((s) => ({
+      type: block.chart,
+      name: textOf(s.title, lang),
+      stack: block.stacked ? 'total' : undefined,
+      data: rows.map((r) => Number(valueAt(r, s.field) ?? 0)),
+    })),
+  };
+}
+
+function ChartCard({ block }: { block: ChartBlock }) {
+  const lang = useLang();
+  const { t } = useTranslation();
+  const { data, failure, loading } = useEndpointData(block.endpoint);
+  const el = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => {
+    const list = block.rows ? valueAt(data, block.rows) : data;
+    return Array.isArray(list) ? (list as Record<string, unknown>[]) : [];
+  }, [data, block.rows]);
+
+  useEffect(() => {
+    if (!el.current || !rows.length) return;
+    const chart = echarts.init(el.current, undefined, { renderer: 'svg' });
+    chart.setOption(chartOption(block, rows, lang));
+    const ro = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(() => chart.resize()) : null;
+    ro?.observe(el.current);
+    return () => {
+      ro?.disconnect();
+      chart.dispose();
+    };
+  }, [block, rows, lang]);
+
+  return (
+    <Card size="small" title={textOf(block.title, lang)}>
+      {failure ? (
+        <Alert type="error" showIcon title={t('screens.table.failed')} description={failure} />
+      ) : loading ? (
+        <Skeleton active />
+      ) : rows.length ? (
+        <div ref={el} style={{ height: block.height ?? 300 }} role="img" aria-label={textOf(block.title, lang)} />
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('screens.table.empty')} />
+      )}
+    </Card>
+  );
+}

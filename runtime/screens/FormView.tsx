@@ -1,0 +1,222 @@
+/**
+ * One form for add, edit and show (spec §2.4): rjsf with the antd theme, validated in the
+ * browser by ajv against the resource's record schema (the schema the server validates
+ * with), in sections and columns. Edit and show load the record; add starts from the
+ * action's initial values and the schema's defaults; show is read-only. Submitting
+ * creates (POST) or updates (PUT with the version read); the server's field errors
+ * (40001, `data.errors`) are shown on their fields. Leaving with unsaved changes asks
+ * first.
+ */
+import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space } from 'antd';
+import { withTheme } from '@rjsf/core';
+import { Theme as AntdTheme } from '@rjsf/antd';
+import { customizeValidator } from '@rjsf/validator-ajv8';
+import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
+import localize from 'ajv-i18n';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { useServices } from '../app/context.ts';
+import { isHttpError } from '../http/errors.ts';
+import type { FormMode, FormScreen } from '../schema/screen.ts';
+import { textOf, type Lang } from '../schema/texts.ts';
+import type { ValueContext } from '../schema/values.ts';
+import { ActionButtons, targetUrl } from './actions.tsx';
+import { notifyResourceChanged } from './data-events.ts';
+import { resolveEndpoint, resourceOperation } from './endpoints.ts';
+import { buildForm, enumeratedFields, serverErrors, submitBody } from './form-schema.ts';
+import { formWidgets, SectionsTemplate } from './form-widgets.tsx';
+import { useLang, useScreenHost } from './host.ts';
+import { useLeaveGuard } from './leave-guard.ts';
+import { useOptionsList } from './options.ts';
+
+const ThemedForm = withTheme<Record<string, unknown>, RJSFSchema>(AntdTheme);
+const templates = { ObjectFieldTemplate: SectionsTemplate };
+
+type FormValidator = ReturnType<typeof customizeValidator<Record<string, unknown>, RJSFSchema>>;
+const validators = new Map<Lang, FormValidator>();
+/** One ajv validator per language, with ajv-i18n's messages in that language. */
+function validatorFor(lang: Lang) {
+  let v = validators.get(lang);
+  if (!v) {
+    v = customizeValidator<Record<string, unknown>, RJSFSchema>({}, lang === 'zh' ? localize.zh : lang === 'es' ? localize.es : localize.en);
+    validators.set(lang, v);
+  }
+  return v;
+}
+
+export interface FormViewProps {
+  screen: FormScreen;
+  mode: FormMode;
+  /** The record id (edit, show). */
+  id?: string;
+  /** Field values in add mode. */
+  initial?: Record<string, unknown>;
+  /** Leave the form: after a save (`saved`) or on cancel. */
+  onDone: (saved: boolean) => void;
+  /** Told whenever the form becomes dirty or clean (a drawer asks before closing). */
+  onDirtyChange?: (dirty: boolean) => void;
+}
+
+type Data = Record<string, unknown>;
+
+export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: FormViewProps) {
+  const host = useScreenHost();
+  const lang = useLang();
+  const { t } = useTranslation();
+  const { http } = useServices();
+  const { message } = AntApp.useApp();
+  const navigate = useNavigate();
+  const doc = screen.resource ? host.registry.resource(screen.resource) : undefined;
+
+  const [loaded, setLoaded] = useState<Data | null>(null);
+  const [loading, setLoading] = useState(mode !== 'add');
+  const [loadFailure, setLoadFailure] = useState<string | null>(null);
+  const [data, setData] = useState<Data>(() => ({ ...(initial ?? {}) }));
+  const [baseline, setBaseline] = useState<string>(() => JSON.stringify({ ...(initial ?? {}) }));
+  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
+  const [otherErrors, setOtherErrors] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [reloads, setReloads] = useState(0);
+
+  const ctxBase = useMemo<ValueContext>(() => ({ route: { ...host.params, [screen.idParam ?? 'id']: id }, query: host.query }), [host.params, host.query, screen.idParam, id]);
+
+  useEffect(() => {
+    if (mode === 'add' || !doc) return;
+    let live = true;
+    setLoading(true);
+    const ep = screen.endpoints?.load ? resolveEndpoint(screen.endpoints.load, ctxBase, host.registry, screen.resource) : resourceOperation(doc, 'read', id);
+    if (!ep || !id) {
+      setLoadFailure(t('screens.form.noRecord'));
+      setLoading(false);
+      return;
+    }
+    http
+      .request<Data>({ method: ep.method, url: ep.url })
+      .then((env) => {
+        if (!live) return;
+        const record = env.data ?? {};
+        setLoaded(record);
+        const own: Data = {};
+        for (const k of Object.keys(doc.record.properties)) if (record[k] !== undefined && record[k] !== null) own[k] = record[k];
+        setData(own);
+        setBaseline(JSON.stringify(own));
+        setLoadFailure(null);
+      })
+      .catch((e: unknown) => live && setLoadFailure(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e)))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [mode, doc, id, screen.endpoints, screen.resource, ctxBase, host.registry, http, t, reloads]);
+
+  const enumerated = useMemo(() => enumeratedFields(screen, doc), [screen, doc]);
+  const ctx = useMemo<ValueContext>(() => ({ ...ctxBase, record: data }), [ctxBase, data]);
+  const optionLists = useOptionsList(
+    useMemo(() => enumerated.map((x) => ({ e: x.e, prop: x.prop })), [enumerated]),
+    ctx,
+  );
+  const choices = useMemo(() => new Map(enumerated.map((x, i) => [x.field.field, optionLists[i]])), [enumerated, optionLists]);
+  const built = useMemo(() => (doc ? buildForm(screen, doc, mode, data, lang, choices) : null), [screen, doc, mode, data, lang, choices]);
+
+  const dirty = mode !== 'show' && JSON.stringify(data) !== baseline;
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
+  const guard = useLeaveGuard(dirty);
+
+  const onChange = useCallback((next: Data) => {
+    setData(next);
+  }, []);
+
+  if (!doc || !built) return <Result status="error" title={t('screens.form.noResource')} />;
+  if (loading) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (loadFailure)
+    return (
+      <Result
+        status="warning"
+        title={t('screens.form.loadFailed')}
+        subTitle={loadFailure}
+        extra={<Button onClick={() => setReloads((n) => n + 1)}>{t('screens.retry')}</Button>}
+      />
+    );
+
+  const submit = async (formData: Data) => {
+    const body = submitBody(built.fields, formData, mode, loaded);
+    const ep =
+      mode === 'add'
+        ? screen.endpoints?.create
+          ? resolveEndpoint(screen.endpoints.create, ctx, host.registry, screen.resource)
+          : resourceOperation(doc, 'create')
+        : screen.endpoints?.update
+          ? resolveEndpoint(screen.endpoints.update, ctx, host.registry, screen.resource)
+          : resourceOperation(doc, 'update', id);
+    if (!ep) return;
+    setSaving(true);
+    setExtraErrors(undefined);
+    setOtherErrors([]);
+    try {
+      const env = await http.request<Data>({ method: ep.method, url: ep.url, body });
+      notifyResourceChanged(doc.name);
+      void message.success(t('screens.form.saved'));
+      setBaseline(JSON.stringify(formData));
+      guard.allowNextLeave();
+      const after = screen.afterSubmit ?? 'back';
+      if (after === 'stay') {
+        if (mode === 'edit') setReloads((n) => n + 1);
+        else onDone(true);
+      } else if (after === 'back') onDone(true);
+      else {
+        const url = targetUrl(after, { ...ctx, record: env.data ?? formData }, host);
+        if (url) navigate(url);
+        else onDone(true);
+      }
+    } catch (e) {
+      if (isHttpError(e) && e.kind === 'business') {
+        const { extra, other } = serverErrors(e.fieldErrors, built.fields);
+        setExtraErrors(Object.keys(extra).length ? (extra as ErrorSchema) : undefined);
+        setOtherErrors(other.length ? other : e.fieldErrors.length ? [] : [e.serverMessage ?? e.message]);
+      } else if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) {
+        setOtherErrors([t('screens.callFailed')]);
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      {otherErrors.length ? <Alert type="error" showIcon title={t('screens.form.refused')} description={otherErrors.join(' ')} role="alert" /> : null}
+      <ThemedForm
+        schema={built.schema}
+        uiSchema={built.uiSchema}
+        formData={data}
+        validator={validatorFor(lang)}
+        widgets={formWidgets}
+        templates={templates}
+        readonly={mode === 'show'}
+        extraErrors={extraErrors}
+        showErrorList={false}
+        noHtml5Validate
+        focusOnFirstError
+        onChange={(e) => onChange((e.formData ?? {}) as Data)}
+        onSubmit={(e) => void submit((e.formData ?? {}) as Data)}
+        idPrefix={`f-${screen.id}`}
+      >
+        <Flex justify="space-between" wrap gap={8} style={{ marginTop: 16 }}>
+          <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: () => setReloads((n) => n + 1) }} data={loaded ?? data} />
+          <Space>
+            <Button onClick={() => onDone(false)}>{mode === 'show' ? t('screens.form.back') : t('screens.cancel')}</Button>
+            {mode !== 'show' ? (
+              <Button type="primary" htmlType="submit" loading={saving}>
+                {t('screens.form.save')}
+              </Button>
+            ) : null}
+          </Space>
+        </Flex>
+      </ThemedForm>
+    </Flex>
+  );
+}
+
+export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string): string {
+  return `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
+}

@@ -1,0 +1,204 @@
+/**
+ * The generic renderer's entry: a screen document of any kind, shown at a route (or
+ * embedded in a page, or opened in a drawer), with the overlay host that `openForm`
+ * actions open their forms in.
+ */
+import { App as AntApp, Col, Drawer, Flex, Modal, Row, Tabs, Typography } from 'antd';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import type { BrokenScreen, SchemaRegistry } from '../schema/registry.ts';
+import { formModeOf, type FormScreen, type PageScreen, type Screen } from '../schema/screen.ts';
+import { textOf } from '../schema/texts.ts';
+import { resolveParams } from '../schema/values.ts';
+import { FormOverlayContext, type FormRequest } from './actions.tsx';
+import { DashboardView } from './DashboardView.tsx';
+import { DetailView } from './DetailView.tsx';
+import { ErrorPanel, ScreenProblem } from './ErrorPanel.tsx';
+import { FormView, formTitle } from './FormView.tsx';
+import { ScreenHostContext, useLang, useScreenHost, type ScreenHost } from './host.ts';
+import { TableView } from './TableView.tsx';
+import { WidgetHost } from './WidgetHost.tsx';
+
+/** The body of one screen in the current host. */
+export function ScreenBody({ screen }: { screen: Screen }) {
+  const host = useScreenHost();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
+  switch (screen.kind) {
+    case 'table':
+      return <TableView parts={screen} resource={screen.resource} endpoint={screen.endpoint} title={screen.title} ctx={ctx} />;
+    case 'form': {
+      const mode = formModeOf(screen, host.params);
+      if (!mode) return <ScreenProblem title={t('screens.form.badMode', { mode: host.params[screen.modeParam ?? 'operate'] ?? '' })} />;
+      return <FormView screen={screen} mode={mode} id={host.params[screen.idParam ?? 'id']} onDone={() => goBack(navigate, host.routePattern)} />;
+    }
+    case 'detail':
+      return <DetailView screen={screen} />;
+    case 'page':
+      return <PageView screen={screen} />;
+    case 'dashboard':
+      return <DashboardView screen={screen} />;
+    case 'widget':
+      return <WidgetHost screen={screen} />;
+  }
+}
+
+/** History back when the console has somewhere to go back to, else the section's root. */
+function goBack(navigate: ReturnType<typeof useNavigate>, pattern: string | undefined): void {
+  const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+  if (idx > 0) navigate(-1);
+  else navigate(`/${pattern?.split('/').filter(Boolean)[0] ?? ''}`);
+}
+
+function PageView({ screen }: { screen: PageScreen }) {
+  const host = useScreenHost();
+  const lang = useLang();
+  const { t } = useTranslation();
+  const children = screen.children.map((c) => {
+    const child = host.registry.screen(c.screen);
+    const params: Record<string, string | undefined> = { ...host.params };
+    for (const [k, v] of Object.entries(resolveParams(c.params, { route: host.params, query: host.query }))) params[k] = v === undefined || v === null ? undefined : String(v);
+    const title = c.title ?? child?.title;
+    const body = child ? (
+      <ScreenHostContext.Provider value={{ ...host, params }}>
+        <ScreenBody screen={child} />
+      </ScreenHostContext.Provider>
+    ) : (
+      <ScreenProblem title={t('screens.page.missingChild', { id: c.screen })} />
+    );
+    return { key: c.screen, title: title ? textOf(title, lang) : c.screen, span: c.span ?? 24, body };
+  });
+  if (screen.layout === 'tabs') return <Tabs items={children.map((c) => ({ key: c.key, label: c.title, children: c.body }))} />;
+  return (
+    <Row gutter={[16, 16]}>
+      {children.map((c) => (
+        <Col key={c.key} xs={24} lg={c.span}>
+          <Typography.Title level={5}>{c.title}</Typography.Title>
+          {c.body}
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+/** Hosts the forms that `openForm` actions open, in a drawer or a modal, and asks before closing a dirty one. */
+export function FormOverlayHost({ children }: { children: ReactNode }) {
+  const host = useScreenHost();
+  const lang = useLang();
+  const { t } = useTranslation();
+  const { modal } = AntApp.useApp();
+  const [request, setRequest] = useState<FormRequest | null>(null);
+  const [open, setOpen] = useState(false);
+  const dirty = useRef(false);
+  const onDirtyChange = useCallback((d: boolean) => void (dirty.current = d), []);
+  const openForm = useCallback((req: FormRequest) => {
+    dirty.current = false;
+    setRequest(req);
+    setOpen(true);
+  }, []);
+
+  const close = (saved: boolean) => {
+    if (saved) request?.onSaved?.();
+    setOpen(false);
+  };
+  const askClose = async () => {
+    if (dirty.current) {
+      const ok = await modal.confirm({ title: t('screens.form.leaveTitle'), content: t('screens.form.leaveText'), okText: t('screens.form.leave'), cancelText: t('screens.form.stay') });
+      if (!ok) return;
+    }
+    close(false);
+  };
+
+  const screen = request ? host.registry.screen(request.screen) : undefined;
+  const form = screen?.kind === 'form' ? (screen as FormScreen) : undefined;
+  const title = form && request ? formTitle(form, request.mode, lang, t) : '';
+  const body =
+    form && request ? (
+      <ScreenHostContext.Provider value={{ ...host, params: { ...host.params, ...request.params } }}>
+        <FormView
+          key={`${request.screen}:${request.mode}:${JSON.stringify(request.params)}`}
+          screen={form}
+          mode={request.mode}
+          id={request.params[form.idParam ?? 'id']}
+          initial={request.initial}
+          onDone={close}
+          onDirtyChange={onDirtyChange}
+        />
+      </ScreenHostContext.Provider>
+    ) : null;
+
+  return (
+    <FormOverlayContext.Provider value={openForm}>
+      {children}
+      {request?.container === 'modal' ? (
+        <Modal open={open} title={title} width={request.width ?? 720} footer={null} onCancel={() => void askClose()} destroyOnHidden afterClose={() => setRequest(null)}>
+          {body}
+        </Modal>
+      ) : (
+        <Drawer
+          open={open}
+          title={title}
+          size={request?.width ?? 720}
+          onClose={() => void askClose()}
+          destroyOnHidden
+          afterOpenChange={(o) => !o && setRequest(null)}
+        >
+          {body}
+        </Drawer>
+      )}
+    </FormOverlayContext.Provider>
+  );
+}
+
+/** A whole screen with its title, inside its host and its overlay host. */
+export function ScreenFrame({ screen, host }: { screen: Screen; host: ScreenHost }) {
+  const lang = useLang();
+  return (
+    <ScreenHostContext.Provider value={host}>
+      <FormOverlayHost>
+        <Flex vertical gap={16} data-screen={screen.id}>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {textOf(screen.title, lang)}
+          </Typography.Title>
+          <ScreenBody screen={screen} />
+        </Flex>
+      </FormOverlayHost>
+    </ScreenHostContext.Provider>
+  );
+}
+
+export interface RoutedScreenProps {
+  registry: SchemaRegistry;
+  screenId: string;
+  /** The route pattern this element is mounted at (a screen with aliases has several). */
+  pattern: string;
+  authority: string;
+}
+
+/** A screen at one of its routes: the route's parameters and search parameters become its host. */
+export function RoutedScreen({ registry, screenId, pattern, authority }: RoutedScreenProps) {
+  const params = useParams();
+  const location = useLocation();
+  const { t } = useTranslation();
+  const paramsKey = JSON.stringify(params);
+  const host = useMemo<ScreenHost>(
+    () => ({
+      registry,
+      routePattern: pattern,
+      authority,
+      params: JSON.parse(paramsKey) as Record<string, string | undefined>,
+      query: Object.fromEntries(new URLSearchParams(location.search)),
+    }),
+    [registry, pattern, authority, paramsKey, location.search],
+  );
+  const screen = registry.screen(screenId);
+  if (!screen) return <ScreenProblem title={t('screens.page.missingChild', { id: screenId })} />;
+  return <ScreenFrame screen={screen} host={host} />;
+}
+
+/** An invalid document at its route. */
+export function BrokenScreenView({ broken }: { broken: BrokenScreen }) {
+  return <ErrorPanel broken={broken} />;
+}

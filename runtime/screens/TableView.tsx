@@ -1,0 +1,379 @@
+/**
+ * A list bound to a resource (or to a page endpoint): the search form generated from the
+ * filters, the toolbar, batch actions over the selection, the grid with sorting, column
+ * visibility and row actions, server paging (`pageIndex` from 1, `pageSize`), export of
+ * the current query, and empty, loading and error states. Used by table screens and by
+ * the related lists of detail screens.
+ */
+import { SettingOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
+import { Alert, App as AntApp, Button, Checkbox, Col, DatePicker, Flex, Form, Input, InputNumber, Pagination, Popover, Row, Select, Space, Typography } from 'antd';
+import type { RowSelectionState, SortingState, VisibilityState } from '@tanstack/react-table';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { useServices } from '../app/context.ts';
+import { isHttpError } from '../http/errors.ts';
+import type { QueryValue } from '../http/client.ts';
+import { valueAt } from '../schema/conditions.ts';
+import type { Column, EndpointRef, ExportFormat, TableParts } from '../schema/screen.ts';
+import { textOf, type I18nText } from '../schema/texts.ts';
+import type { ValueContext } from '../schema/values.ts';
+import { ActionButtons, targetUrl, type ActionScope } from './actions.tsx';
+import { DataGrid, type GridColumn, type GridRow } from './DataGrid.tsx';
+import { onResourceChanged } from './data-events.ts';
+import { resolveEndpoint } from './endpoints.ts';
+import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
+import { filterQuery, filterSpec, fixedQuery, initialFilterValues, isPair, sortParam, type FilterSpec } from './filters.ts';
+import { formatScalar, useYesNo, ValueView } from './format.tsx';
+import { useLang, useScreenHost } from './host.ts';
+import { fieldSchemaOf, useOptionsList, type ResolvedOption } from './options.ts';
+
+export interface TableViewProps {
+  parts: TableParts;
+  resource?: string;
+  endpoint?: EndpointRef;
+  title: I18nText;
+  ctx: ValueContext;
+  /** Caption for assistive technology and the default export file name. */
+  exportName?: I18nText;
+}
+
+const DEFAULT_PAGE_SIZE = 10;
+
+export function TableView({ parts, resource, endpoint, title, ctx }: TableViewProps) {
+  const host = useScreenHost();
+  const lang = useLang();
+  const { t } = useTranslation();
+  const { http } = useServices();
+  const { message } = AntApp.useApp();
+  const yesNo = useYesNo();
+  const doc = resource ? host.registry.resource(resource) : undefined;
+
+  const specs = useMemo(() => (parts.filters ?? []).map((f) => filterSpec(f, doc)), [parts.filters, doc]);
+  const [form] = Form.useForm();
+  const [applied, setApplied] = useState<Record<string, QueryValue>>(() => filterQuery(specs, initialFilterValues(specs)));
+  const [pageIndex, setPageIndex] = useState(1);
+  const [pageSize, setPageSize] = useState(parts.pageSize ?? DEFAULT_PAGE_SIZE);
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const [visibility, setVisibility] = useState<VisibilityState>(() =>
+    Object.fromEntries(parts.columns.filter((c) => c.visible === false).map((c) => [c.field, false])),
+  );
+  const [selected, setSelected] = useState<RowSelectionState>({});
+  const [page, setPage] = useState<PageReply | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const [exporting, setExporting] = useState(false);
+
+  const fixed = useMemo(() => fixedQuery(parts.fixedFilters, ctx), [parts.fixedFilters, ctx]);
+  const source = useMemo(() => {
+    const ref: EndpointRef | undefined = endpoint ?? (resource ? { operation: 'page', resource } : undefined);
+    return ref ? resolveEndpoint(ref, ctx, host.registry, resource) : null;
+  }, [endpoint, resource, ctx, host.registry]);
+
+  const query = useMemo<Record<string, QueryValue> | null>(() => {
+    if (!fixed) return null;
+    return { ...applied, ...fixed, sort: sortParam(sorting) ?? parts.defaultSort };
+  }, [applied, fixed, sorting, parts.defaultSort]);
+
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+
+  useEffect(() => {
+    if (!resource) return;
+    return onResourceChanged((r) => r === resource && reload());
+  }, [resource, reload]);
+
+  const seq = useRef(0);
+  useEffect(() => {
+    if (!source || !query) {
+      setLoading(false);
+      setPage({ rows: [], total: 0, pageIndex: 1, pageSize });
+      return;
+    }
+    const mine = ++seq.current;
+    setLoading(true);
+    http
+      .get<PageReply>(source.url, { ...query, pageIndex, pageSize })
+      .then((env) => {
+        if (mine !== seq.current) return;
+        setPage(env.data);
+        setFailure(null);
+        // A selection refers to rows of the page it was made on.
+        setSelected({});
+      })
+      .catch((e: unknown) => {
+        if (mine !== seq.current) return;
+        setFailure(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e));
+        setPage(null);
+      })
+      .finally(() => mine === seq.current && setLoading(false));
+  }, [source, query, pageIndex, pageSize, reloads, http]);
+
+  // Column labels: one options request per enumerated column.
+  const optionSources = useMemo(() => parts.columns.map((c) => ({ e: c as Column, prop: fieldSchemaOf(doc, c.field) })), [parts.columns, doc]);
+  const columnOptions = useOptionsList(optionSources, ctx);
+  const rowKeyField = parts.rowKey ?? 'id';
+  const rowKey = useCallback((r: GridRow) => String(valueAt(r, rowKeyField) ?? ''), [rowKeyField]);
+
+  const gridColumns = useMemo<GridColumn[]>(
+    () =>
+      parts.columns.map((c, i) => {
+        const options = columnOptions[i];
+        const fmt = { render: c.render, precision: c.precision };
+        const prop = fieldSchemaOf(doc, c.field);
+        return {
+          id: c.field,
+          title: c.title ? textOf(c.title, lang) : prop?.['x-title'] ? textOf(prop['x-title'], lang) : c.field,
+          width: c.width,
+          sortable: c.sortable,
+          fixed: c.fixed,
+          align: c.align ?? (c.render === 'number' ? 'right' : undefined),
+          ellipsis: c.ellipsis,
+          text: (r: GridRow) => formatScalar(valueAt(r, c.field), fmt, options, yesNo),
+          render:
+            c.render === 'tag' || c.render === 'image' || c.render === 'link'
+              ? (r: GridRow) => <ColumnCell column={c} row={r} options={options} ctx={ctx} />
+              : undefined,
+        };
+      }),
+    [parts.columns, columnOptions, doc, lang, yesNo, ctx],
+  );
+
+  const selectionMode = parts.selection ?? (parts.batchActions?.length ? 'multiple' : 'none');
+  const rows = page?.rows ?? [];
+  const selectedRows = useMemo(() => rows.filter((r) => selected[rowKey(r)]), [rows, selected, rowKey]);
+
+  const exportQuery = useCallback(
+    async (format: ExportFormat) => {
+      if (!source || !query) return;
+      const action = parts.toolbar?.find((a) => a.kind === 'export');
+      const maxRows = action?.kind === 'export' ? action.maxRows : undefined;
+      setExporting(true);
+      try {
+        const all = await fetchAllRows(http, source.url, query, maxRows);
+        const visibleCols = gridColumns.filter((c) => visibility[c.id] !== false);
+        const name = action?.kind === 'export' && action.fileName ? textOf(action.fileName, lang) : textOf(title, lang);
+        download(await exportBlob(format, visibleCols, all.rows), safeFileName(name, format));
+        if (all.total > all.rows.length) void message.warning(t('screens.export.capped', { count: all.rows.length, total: all.total }));
+      } catch (e) {
+        if (!isHttpError(e)) void message.error(t('screens.export.failed'));
+      } finally {
+        setExporting(false);
+      }
+    },
+    [source, query, parts.toolbar, http, gridColumns, visibility, lang, title, message, t],
+  );
+
+  const baseScope: ActionScope = { ctx, resource, refresh: reload, exportQuery };
+  const rowActions = useCallback(
+    (r: GridRow) => <ActionButtons actions={parts.rowActions} scope={{ ctx: { ...ctx, row: r }, resource, refresh: reload }} data={r} variant="row" />,
+    [parts.rowActions, ctx, resource, reload],
+  );
+  const batchScope: ActionScope = { ctx: { ...ctx, selection: selectedRows }, resource, refresh: reload };
+
+  const search = (values: Record<string, unknown>) => {
+    setApplied(filterQuery(specs, values));
+    setPageIndex(1);
+    if (JSON.stringify(filterQuery(specs, values)) === JSON.stringify(applied)) reload();
+  };
+
+  return (
+    <Flex vertical gap={12}>
+      {specs.length ? (
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={initialFilterValues(specs)}
+          onFinish={search}
+          role="search"
+          aria-label={t('screens.table.searchForm')}
+        >
+          <Row gutter={16}>
+            {specs.map((s) => (
+              <Col key={s.filter.field} xs={24} sm={12} md={8} xl={6}>
+                <FilterField spec={s} ctx={ctx} />
+              </Col>
+            ))}
+            <Col xs={24} sm={12} md={8} xl={6} style={{ display: 'flex', alignItems: 'flex-end', paddingBottom: 24 }}>
+              <Space>
+                <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+                  {t('screens.table.search')}
+                </Button>
+                <Button
+                  icon={<UndoOutlined />}
+                  onClick={() => {
+                    form.resetFields();
+                    search(initialFilterValues(specs));
+                  }}
+                >
+                  {t('screens.table.reset')}
+                </Button>
+              </Space>
+            </Col>
+          </Row>
+        </Form>
+      ) : null}
+
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <ActionButtons actions={parts.toolbar} scope={baseScope} data={{}} />
+        <Space>
+          {selectionMode === 'multiple' && parts.batchActions?.length ? (
+            <>
+              <Typography.Text type="secondary" aria-live="polite">
+                {t('screens.table.selected', { count: selectedRows.length })}
+              </Typography.Text>
+              <ActionButtons actions={parts.batchActions} scope={batchScope} batch={selectedRows} />
+            </>
+          ) : null}
+          <Button icon={<ReloadOutlined />} onClick={reload} aria-label={t('screens.table.reload')} title={t('screens.table.reload')} loading={exporting} />
+          <Popover
+            trigger="click"
+            placement="bottomRight"
+            title={t('screens.table.columns')}
+            content={
+              <Flex vertical gap={4}>
+                {gridColumns.map((c) => (
+                  <Checkbox key={c.id} checked={visibility[c.id] !== false} onChange={(e) => setVisibility((v) => ({ ...v, [c.id]: e.target.checked }))}>
+                    {c.title}
+                  </Checkbox>
+                ))}
+              </Flex>
+            }
+          >
+            <Button icon={<SettingOutlined />} aria-label={t('screens.table.columns')} title={t('screens.table.columns')} />
+          </Popover>
+        </Space>
+      </Flex>
+
+      <DataGrid
+        columns={gridColumns}
+        rows={rows}
+        rowKey={rowKey}
+        selection={selectionMode}
+        selected={selected}
+        onSelectedChange={setSelected}
+        sorting={sorting}
+        onSortingChange={(s) => {
+          setSorting(s);
+          setPageIndex(1);
+        }}
+        visibility={visibility}
+        rowActions={parts.rowActions?.length ? rowActions : undefined}
+        actionsTitle={t('screens.table.actions')}
+        actionsWidth={Math.max(120, (parts.rowActions?.length ?? 0) * 72)}
+        loading={loading}
+        caption={textOf(title, lang)}
+        failure={
+          failure ? (
+            <Alert
+              type="error"
+              showIcon
+              title={t('screens.table.failed')}
+              description={failure}
+              action={
+                <Button size="small" onClick={reload}>
+                  {t('screens.retry')}
+                </Button>
+              }
+            />
+          ) : undefined
+        }
+      />
+
+      <Flex justify="flex-end">
+        <Pagination
+          current={pageIndex}
+          pageSize={pageSize}
+          total={page?.total ?? 0}
+          showSizeChanger
+          pageSizeOptions={[10, 20, 50, 100]}
+          showTotal={(total) => t('screens.table.total', { total })}
+          onChange={(p, size) => {
+            if (size !== pageSize) {
+              setPageSize(size);
+              setPageIndex(1);
+            } else setPageIndex(p);
+          }}
+        />
+      </Flex>
+    </Flex>
+  );
+}
+
+function ColumnCell({ column, row, options, ctx }: { column: Column; row: GridRow; options: ResolvedOption[] | null; ctx: ValueContext }) {
+  const host = useScreenHost();
+  const link =
+    column.render === 'link' && column.link
+      ? (text: string) => {
+          const url = targetUrl(column.link!, { ...ctx, row }, host);
+          return url ? <Link to={url}>{text}</Link> : text;
+        }
+      : undefined;
+  return <ValueView value={valueAt(row, column.field)} fmt={{ render: column.render === 'link' ? 'text' : column.render, precision: column.precision }} options={options} link={link} />;
+}
+
+function FilterField({ spec, ctx }: { spec: FilterSpec; ctx: ValueContext }) {
+  const lang = useLang();
+  const { t } = useTranslation();
+  const sources = useMemo(() => [{ e: spec.filter, prop: spec.prop }], [spec]);
+  const [options] = useOptionsList(sources, ctx);
+  const f = spec.filter;
+  const label = f.title ? textOf(f.title, lang) : spec.prop?.['x-title'] ? textOf(spec.prop['x-title'], lang) : f.field;
+  const placeholder = f.placeholder ? textOf(f.placeholder, lang) : undefined;
+  const selectOptions = (options ?? []).map((o) => ({ value: o.value as string | number, label: o.label }));
+  let control: ReactNode;
+  if (spec.op === 'range' && spec.widget === 'number') {
+    return (
+      <Form.Item label={label} style={{ marginBottom: 24 }}>
+        <Space.Compact style={{ width: '100%' }}>
+          <Form.Item name={[f.field, 0]} noStyle>
+            <InputNumber style={{ width: '50%' }} placeholder={t('screens.table.from')} aria-label={`${label} ${t('screens.table.from')}`} />
+          </Form.Item>
+          <Form.Item name={[f.field, 1]} noStyle>
+            <InputNumber style={{ width: '50%' }} placeholder={t('screens.table.to')} aria-label={`${label} ${t('screens.table.to')}`} />
+          </Form.Item>
+        </Space.Compact>
+      </Form.Item>
+    );
+  }
+  switch (spec.widget) {
+    case 'number':
+      control = <InputNumber style={{ width: '100%' }} placeholder={placeholder} />;
+      break;
+    case 'select':
+      control = <Select allowClear placeholder={placeholder ?? t('screens.table.any')} options={selectOptions} showSearch={{ optionFilterProp: 'label' }} />;
+      break;
+    case 'multiSelect':
+      control = <Select mode="multiple" allowClear placeholder={placeholder ?? t('screens.table.any')} options={selectOptions} optionFilterProp="label" />;
+      break;
+    case 'switch':
+      control = (
+        <Select
+          allowClear
+          placeholder={t('screens.table.any')}
+          options={[
+            { value: true, label: t('screens.yes') },
+            { value: false, label: t('screens.no') },
+          ]}
+        />
+      );
+      break;
+    case 'date':
+      control = <DatePicker style={{ width: '100%' }} />;
+      break;
+    case 'dateRange':
+      control = <DatePicker.RangePicker style={{ width: '100%' }} />;
+      break;
+    case 'datetimeRange':
+      control = <DatePicker.RangePicker showTime style={{ width: '100%' }} />;
+      break;
+    default:
+      control = <Input allowClear placeholder={placeholder} />;
+  }
+  void isPair;
+  return (
+    <Form.Item name={f.field} label={label}>
+      {control}
+    </Form.Item>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * A form screen as rjsf sees it: the JSON Schema (the resource's record schema, limited
+ * to the fields shown, annotations turned into titles in the current language) and the
+ * uiSchema (order, sections and grid, widgets, read-only, help, placeholders, choices).
+ * Pure, so that what a form validates is testable without rendering it.
+ */
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { evaluate } from '../schema/conditions.ts';
+import type { FieldSchema, ResourceDocument } from '../schema/resource.ts';
+import type { Enumerated, FormField, FormMode, FormScreen, FormWidget } from '../schema/screen.ts';
+import { textOf, type Lang } from '../schema/texts.ts';
+import type { ResolvedOption } from './options.ts';
+
+export interface LayoutField {
+  name: string;
+  span: number;
+}
+export interface LayoutSection {
+  title?: string;
+  columns: number;
+  fields: LayoutField[];
+}
+
+export interface BuiltForm {
+  schema: RJSFSchema;
+  uiSchema: UiSchema;
+  /** The fields shown (and submitted), in order. */
+  fields: string[];
+}
+
+/** Fields of every section with their enumeration source, for one options request per form. */
+export function enumeratedFields(screen: FormScreen, doc: ResourceDocument | undefined): { field: FormField; e: Enumerated; prop: FieldSchema | undefined }[] {
+  const out: { field: FormField; e: Enumerated; prop: FieldSchema | undefined }[] = [];
+  for (const section of screen.sections) {
+    for (const f of section.fields) {
+      const prop = doc?.record.properties[f.field];
+      const ref = doc?.references?.[f.field];
+      const e: Enumerated = f.options || f.dict || f.optionsFrom ? f : ref ? { optionsFrom: { resource: ref.resource } } : f;
+      out.push({ field: f, e, prop });
+    }
+  }
+  return out;
+}
+
+export function defaultWidget(f: FormField, prop: FieldSchema | undefined, isReference: boolean): FormWidget {
+  const enumerated = !!(f.options || f.dict || f.optionsFrom || isReference);
+  if (prop?.type === 'array') return enumerated || prop.items?.enum ? 'multiSelect' : 'input';
+  if (enumerated || prop?.enum) return 'select';
+  if (prop?.type === 'boolean') return 'switch';
+  if (prop?.type === 'integer' || prop?.type === 'number') return 'number';
+  if (prop?.format === 'date') return 'date';
+  if (prop?.format === 'date-time') return 'datetime';
+  return 'input';
+}
+
+const RJSF_WIDGET: Record<FormWidget, string | undefined> = {
+  input: undefined,
+  number: undefined,
+  textarea: 'textarea',
+  richText: 'textarea',
+  password: 'password',
+  select: 'choiceSelect',
+  multiSelect: 'choiceSelect',
+  radio: 'choiceRadio',
+  checkboxes: 'choiceCheckboxes',
+  switch: 'switch',
+  date: 'date',
+  datetime: 'datetime',
+  image: 'imageUrl',
+  file: 'file',
+};
+
+/** A property without its annotations (x-title …), titled in `lang`. */
+function localProp(prop: FieldSchema, title: string): RJSFSchema {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(prop)) {
+    if (k.startsWith('x-')) continue;
+    if (k === 'items' && v && typeof v === 'object') out.items = localProp(v as FieldSchema, '');
+    else if (k === 'properties' && v && typeof v === 'object')
+      out.properties = Object.fromEntries(Object.entries(v as Record<string, FieldSchema>).map(([n, p]) => [n, localProp(p, p['x-title'] ? '' : n)]));
+    else out[k] = v;
+  }
+  if (title) out.title = title;
+  return out as RJSFSchema;
+}
+
+export function fieldTitle(f: { field: string; title?: FormField['title'] }, prop: FieldSchema | undefined, lang: Lang): string {
+  return f.title ? textOf(f.title, lang) : prop?.['x-title'] ? textOf(prop['x-title'], lang) : f.field;
+}
+
+/**
+ * The rjsf schemas for `mode` over the current `data`: a field is left out when hidden in
+ * this mode or when its (or its section's) condition fails, so it is neither validated
+ * nor submitted.
+ */
+export function buildForm(
+  screen: FormScreen,
+  doc: ResourceDocument,
+  mode: FormMode,
+  data: Record<string, unknown>,
+  lang: Lang,
+  choices: Map<string, ResolvedOption[] | null>,
+): BuiltForm {
+  const properties: Record<string, RJSFSchema> = {};
+  const uiSchema: UiSchema = {};
+  const fields: string[] = [];
+  const sections: LayoutSection[] = [];
+  const required = new Set(doc.record.required ?? []);
+
+  for (const section of screen.sections) {
+    if (section.when && !safeEvaluate(section.when, data)) continue;
+    const columns = section.columns ?? 2;
+    const layout: LayoutSection = { title: section.title ? textOf(section.title, lang) : undefined, columns, fields: [] };
+    for (const f of section.fields) {
+      if (f.hiddenIn?.includes(mode)) continue;
+      if (f.when && !safeEvaluate(f.when, data)) continue;
+      const prop = doc.record.properties[f.field];
+      if (!prop || properties[f.field]) continue;
+      const title = fieldTitle(f, prop, lang);
+      properties[f.field] = localProp(prop, title);
+      fields.push(f.field);
+      layout.fields.push({ name: f.field, span: Math.min(f.span ?? 1, columns) });
+      const widget = f.widget ?? defaultWidget(f, prop, !!doc.references?.[f.field]);
+      const ui: Record<string, unknown> = { 'ui:title': title };
+      const rjsfWidget = RJSF_WIDGET[widget];
+      if (rjsfWidget) ui['ui:widget'] = rjsfWidget;
+      if (widget === 'richText') ui['ui:options'] = { rows: 8 };
+      if (f.placeholder) ui['ui:placeholder'] = textOf(f.placeholder, lang);
+      if (f.help) ui['ui:help'] = textOf(f.help, lang);
+      if (f.readOnlyIn?.includes(mode)) ui['ui:readonly'] = true;
+      const opts = choices.get(f.field);
+      if (rjsfWidget?.startsWith('choice')) ui['ui:options'] = { ...(ui['ui:options'] as object), choices: opts ?? [], multiple: widget === 'multiSelect' || prop.type === 'array' };
+      Object.assign(ui, f.ui ?? {});
+      uiSchema[f.field] = ui;
+    }
+    if (layout.fields.length) sections.push(layout);
+  }
+  uiSchema['ui:order'] = [...fields, '*'];
+  uiSchema['ui:options'] = { sections };
+  uiSchema['ui:submitButtonOptions'] = { norender: true };
+  return {
+    schema: { type: 'object', properties, required: fields.filter((f) => required.has(f)) },
+    uiSchema,
+    fields,
+  };
+}
+
+function safeEvaluate(c: Parameters<typeof evaluate>[0], data: unknown): boolean {
+  try {
+    return evaluate(c, data);
+  } catch {
+    return false;
+  }
+}
+
+/** The body a form submits: the shown fields only (a hidden field is not sent), plus `version` on update. */
+export function submitBody(fields: string[], data: Record<string, unknown>, mode: FormMode, loaded: Record<string, unknown> | null): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of fields) if (data[f] !== undefined) body[f] = data[f];
+  if (mode === 'edit' && loaded && loaded.version !== undefined) body.version = loaded.version;
+  return body;
+}
+
+/** `[{field: "a.b", message}]` → rjsf's ErrorSchema `{a: {b: {__errors: [message]}}}`; the rest go to the form's alert. */
+export function serverErrors(problems: { field: string; message: string }[], fields: string[]): { extra: Record<string, unknown>; other: string[] } {
+  const extra: Record<string, unknown> = {};
+  const other: string[] = [];
+  for (const p of problems) {
+    const path = p.field.replace(/^\//, '').split(/[./]/).filter(Boolean);
+    if (!path.length || !fields.includes(path[0])) {
+      other.push(p.message);
+      continue;
+    }
+    let node = extra as Record<string, unknown>;
+    for (const seg of path) node = (node[seg] ??= {}) as Record<string, unknown>;
+    ((node.__errors ??= []) as string[]).push(p.message);
+  }
+  return { extra, other };
+}

@@ -1,0 +1,73 @@
+/**
+ * How a value shows in a column, a detail field and an export: one function for the text
+ * (exports, titles, tooltips) and one component for the cell, so that a CSV holds what
+ * the screen shows (enum labels, formatted dates and numbers).
+ */
+import { Image, Tag } from 'antd';
+import dayjs from 'dayjs';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ColumnRender } from '../schema/screen.ts';
+import { optionLabel, type ResolvedOption } from './options.ts';
+
+export interface ValueFormat {
+  render?: ColumnRender;
+  precision?: number;
+}
+
+const PRESET_COLORS = new Set(['default', 'success', 'processing', 'error', 'warning', 'magenta', 'red', 'volcano', 'orange', 'gold', 'lime', 'green', 'cyan', 'blue', 'geekblue', 'purple']);
+
+export function formatScalar(value: unknown, fmt: ValueFormat, options: ResolvedOption[] | null, yesNo: [string, string]): string {
+  if (value === undefined || value === null || value === '') return '';
+  if (Array.isArray(value)) return value.map((v) => formatScalar(v, fmt, options, yesNo)).filter(Boolean).join(', ');
+  if (options && options.length) {
+    const o = optionLabel(options, value);
+    if (o) return o.label;
+  }
+  switch (fmt.render) {
+    case 'date':
+      return dayjs(value as string).isValid() ? dayjs(value as string).format('YYYY-MM-DD') : String(value);
+    case 'datetime':
+      return dayjs(value as string).isValid() ? dayjs(value as string).format('YYYY-MM-DD HH:mm:ss') : String(value);
+    case 'number': {
+      const n = typeof value === 'number' ? value : Number(value);
+      if (!Number.isFinite(n)) return String(value);
+      return fmt.precision !== undefined ? n.toFixed(fmt.precision) : String(n);
+    }
+    case 'boolean':
+      return value === true || value === 1 || value === 'true' ? yesNo[0] : yesNo[1];
+  }
+  if (typeof value === 'boolean') return value ? yesNo[0] : yesNo[1];
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function useYesNo(): [string, string] {
+  const { t } = useTranslation();
+  return [t('screens.yes'), t('screens.no')];
+}
+
+/** A cell: tags, images and links get their presentation, everything else its text. */
+export function ValueView({ value, fmt, options, link }: { value: unknown; fmt: ValueFormat; options: ResolvedOption[] | null; link?: (text: string) => ReactNode }) {
+  const yesNo = useYesNo();
+  if (fmt.render === 'tag' && value !== undefined && value !== null && value !== '') {
+    const list = Array.isArray(value) ? value : [value];
+    return (
+      <>
+        {list.map((v, i) => {
+          const o = optionLabel(options, v);
+          const color = o?.color && (PRESET_COLORS.has(o.color) || /^#[0-9a-f]{6}$/i.test(o.color)) ? o.color : undefined;
+          return (
+            <Tag key={i} color={color}>
+              {o?.label ?? String(v)}
+            </Tag>
+          );
+        })}
+      </>
+    );
+  }
+  if (fmt.render === 'image' && typeof value === 'string' && value) return <Image src={value} width={48} height={48} style={{ objectFit: 'cover' }} />;
+  const text = formatScalar(value, fmt, options, yesNo);
+  if (link && text) return <>{link(text)}</>;
+  return <>{text}</>;
+}

@@ -1,0 +1,144 @@
+/**
+ * Labels of enumerated values, from the first source a field has: inline `options`, a
+ * server dictionary `dict`, another resource's records `optionsFrom`, or the record
+ * property's `enum` with `x-enumTitles` (docs/schema-language.md, "Options").
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useServices } from '../app/context.ts';
+import type { HttpClient } from '../http/client.ts';
+import type { SchemaRegistry } from '../schema/registry.ts';
+import type { FieldSchema, ResourceDocument } from '../schema/resource.ts';
+import type { Enumerated, Scalar } from '../schema/screen.ts';
+import { textOf, type Lang } from '../schema/texts.ts';
+import { resolveValue, type ValueContext } from '../schema/values.ts';
+import { valueAt } from '../schema/conditions.ts';
+import { onResourceChanged } from './data-events.ts';
+import { useLang, useScreenHost } from './host.ts';
+
+export interface ResolvedOption {
+  value: Scalar;
+  label: string;
+  color?: string;
+}
+
+/** The record property a dot path names, looking into nested objects and array items. */
+export function fieldSchemaOf(doc: ResourceDocument | undefined, path: string): FieldSchema | undefined {
+  if (!doc) return undefined;
+  let props: Record<string, FieldSchema> | undefined = doc.record.properties;
+  let found: FieldSchema | undefined;
+  for (const seg of path.split('.')) {
+    found = props?.[seg];
+    if (!found) return undefined;
+    props = found.properties ?? found.items?.properties;
+  }
+  return found;
+}
+
+/** Options that need no request: inline ones, else the property's (or its items') enum. */
+export function staticOptions(e: Enumerated, prop: FieldSchema | undefined, lang: Lang): ResolvedOption[] | null {
+  if (e.options) return e.options.map((o) => ({ value: o.value, label: textOf(o.label, lang), color: o.color }));
+  if (e.dict || e.optionsFrom) return null;
+  const source = prop?.enum ? prop : prop?.items?.enum ? prop.items : undefined;
+  if (!source?.enum) return null;
+  return source.enum.map((value, i) => ({ value, label: source['x-enumTitles']?.[i] ? textOf(source['x-enumTitles'][i], lang) : String(value) }));
+}
+
+const OPTION_LIMIT = 500;
+const cache = new Map<string, Promise<Record<string, unknown>[]>>();
+onResourceChanged(() => cache.clear());
+
+/** Records of a resource for a select, cached per client and URL until any resource changes. */
+function fetchOptionRecords(http: HttpClient, url: string, query: Record<string, Scalar>): Promise<Record<string, unknown>[]> {
+  const key = `${url}?${JSON.stringify(query)}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    hit = http
+      .get<{ rows: Record<string, unknown>[] }>(url, { ...query, pageIndex: 1, pageSize: OPTION_LIMIT } as Record<string, string | number | boolean>)
+      .then((env) => env.data?.rows ?? []);
+    hit.catch(() => cache.delete(key));
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+export function optionsFromRecords(registry: SchemaRegistry, e: Enumerated, rows: Record<string, unknown>[]): ResolvedOption[] {
+  const src = e.optionsFrom!;
+  const doc = registry.resource(src.resource);
+  const valueField = src.valueField ?? 'id';
+  const labelField = src.labelField ?? doc?.displayField ?? 'id';
+  return rows.map((r) => ({ value: valueAt(r, valueField) as Scalar, label: String(valueAt(r, labelField) ?? valueAt(r, valueField) ?? '') }));
+}
+
+export interface OptionSource {
+  e: Enumerated | undefined;
+  prop: FieldSchema | undefined;
+}
+
+/**
+ * The options of several fields in the current language (one hook for a whole table or
+ * form, so the number of fields may change between renders). Requests (optionsFrom,
+ * dict) run when the values their filter depends on change; while one of those is
+ * empty the list is empty. Null: the field has no enumeration (or its dictionary is
+ * not available), so values show as they are.
+ */
+export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}): (ResolvedOption[] | null)[] {
+  const lang = useLang();
+  const { http } = useServices();
+  const host = useScreenHost();
+  const fixed = useMemo(() => sources.map((s) => (s.e ? staticOptions(s.e, s.prop, lang) : null)), [sources, lang]);
+  const requests = sources.map((s, i) => {
+    if (!s.e || fixed[i]) return null;
+    if (s.e.optionsFrom) {
+      const filter = Object.entries(s.e.optionsFrom.filter ?? {}).map(([k, ref]) => [k, resolveValue(ref, ctx) ?? null] as const);
+      return { kind: 'from' as const, resource: s.e.optionsFrom.resource, filter, valueField: s.e.optionsFrom.valueField, labelField: s.e.optionsFrom.labelField };
+    }
+    if (s.e.dict) return { kind: 'dict' as const, code: s.e.dict };
+    return null;
+  });
+  const key = JSON.stringify(requests);
+  const [remote, setRemote] = useState<Record<number, ResolvedOption[] | null>>({});
+  const [tick, setTick] = useState(0);
+  const watched = [...new Set(requests.flatMap((r) => (r?.kind === 'from' ? [r.resource] : [])))].join(',');
+
+  useEffect(() => {
+    if (!watched) return;
+    const names = new Set(watched.split(','));
+    return onResourceChanged((r) => names.has(r) && setTick((t) => t + 1));
+  }, [watched]);
+
+  useEffect(() => {
+    const reqs = JSON.parse(key) as typeof requests;
+    if (reqs.every((r) => r === null)) return;
+    let live = true;
+    reqs.forEach((r, i) => {
+      if (!r) return;
+      const done = (opts: ResolvedOption[] | null) => live && setRemote((prev) => ({ ...prev, [i]: opts }));
+      if (r.kind === 'from') {
+        const doc = host.registry.resource(r.resource);
+        if (!doc || r.filter.some(([, v]) => v === null || v === '')) return done([]);
+        fetchOptionRecords(http, `${doc.basePath}/page`, Object.fromEntries(r.filter) as Record<string, Scalar>)
+          .then((rows) => done(optionsFromRecords(host.registry, { optionsFrom: { resource: r.resource, valueField: r.valueField, labelField: r.labelField } }, rows)))
+          .catch(() => done([]));
+      } else if (host.dictionary) {
+        host
+          .dictionary(r.code)
+          .then((opts) => done(opts.map((o) => ({ value: o.value, label: textOf(o.label, lang), color: o.color }))))
+          .catch(() => done(null));
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [key, http, host, lang, tick]);
+
+  return sources.map((_, i) => fixed[i] ?? (requests[i] ? (remote[i] ?? null) : null));
+}
+
+export function useOptions(e: Enumerated | undefined, prop: FieldSchema | undefined, ctx: ValueContext = {}): ResolvedOption[] | null {
+  const sources = useMemo(() => [{ e, prop }], [e, prop]);
+  return useOptionsList(sources, ctx)[0];
+}
+
+export function optionLabel(options: ResolvedOption[] | null, value: unknown): ResolvedOption | undefined {
+  return options?.find((o) => o.value === value || String(o.value) === String(value));
+}
