@@ -4,9 +4,10 @@ import { authRoutes } from './routes/auth.ts';
 import { accountFrontRoutes } from './routes/account-front.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { resourceRoutes } from './resources/plugin.ts';
+import { consoleConfigRoutes } from './routes/console-config.ts';
 
 /**
  * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
  * that owns its routes and its messages.
  */
-export const apiModules: FastifyPluginAsync[] = [healthRoutes, authRoutes, accountFrontRoutes, ...accountRoutes, resourceRoutes];
+export const apiModules: FastifyPluginAsync[] = [healthRoutes, authRoutes, accountFrontRoutes, ...accountRoutes, resourceRoutes, consoleConfigRoutes];

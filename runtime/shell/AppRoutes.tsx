@@ -1,11 +1,17 @@
-import { useAtomValue } from 'jotai';
-import { useMemo } from 'react';
+import { ConfigProvider } from 'antd';
+import { useAtomValue, useStore } from 'jotai';
+import { useEffect, useMemo } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import type { ScreenRoute } from '../app/screens.ts';
 import { decideAccess, HOME_PATH, LOGIN_PATH, START_PATH } from '../routing/access.ts';
 import { buildRouteTable } from '../routing/route-table.ts';
 import { menuCodesAtom, tokenAtom } from '../session/atoms.ts';
+import { ErrorBoundary } from '../errors/ErrorBoundary.tsx';
+import { installGlobalErrorCapture } from '../errors/error-log.ts';
 import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
+import { ErrorLogPage } from './pages/ErrorLogPage.tsx';
+import { ERROR_LOG_PATH } from './route-meta.ts';
+import { useSize } from './state/preferences.ts';
 import { SessionGate } from './SessionGate.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
@@ -23,6 +29,11 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
   const location = useLocation();
   const token = useAtomValue(tokenAtom);
   const menuCodes = useAtomValue(menuCodesAtom);
+  const store = useStore();
+  const size = useSize();
+
+  // Uncaught errors and unhandled rejections anywhere in the console go to the error log.
+  useEffect(() => installGlobalErrorCapture(store), [store]);
 
   const routes = useMemo<RouteObject[]>(() => {
     const table = buildRouteTable(screens, menuCodes);
@@ -35,9 +46,10 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
         element: <SessionGate />,
         children: [
           {
-            element: <ConsoleLayout />,
+            element: <ConsoleLayout screens={screens} />,
             children: [
               { path: HOME_PATH, element: <DashboardPage /> },
+              { path: ERROR_LOG_PATH, element: <ErrorLogPage /> },
               ...table.permitted.map((s) => ({ path: absolute(s.path), element: s.element })),
               ...table.forbidden.map((s) => ({ path: absolute(s.path), element: <UnauthorizedPage embedded /> })),
               { path: '*', element: <NotFoundPage embedded /> },
@@ -50,8 +62,12 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
 
   const element = useRoutes(routes, location);
   const decision = decideAccess({ pathname: location.pathname, search: location.search, hasToken: !!token });
-  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
-  return element;
+  // The global size (spec 2.6) reaches every antd component below, the login page included.
+  return (
+    <ConfigProvider componentSize={size}>
+      <ErrorBoundary>{decision.kind === 'redirect' ? <Navigate to={decision.to} replace /> : element}</ErrorBoundary>
+    </ConfigProvider>
+  );
 }
 
 function absolute(path: string): string {

@@ -1,61 +1,198 @@
-import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Layout, Space, Typography } from 'antd';
-import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Button, Layout, Space } from 'antd';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { ScreenRoute } from '../../app/screens.ts';
 import { useServices } from '../../app/context.ts';
-import { HOME_PATH, LOGIN_PATH } from '../../routing/access.ts';
-import { userInfoAtom } from '../../session/atoms.ts';
+import { HOME_PATH } from '../../routing/access.ts';
+import { permissionMenuAtom, userInfoAtom } from '../../session/atoms.ts';
+import { buildBreadcrumbs } from '../breadcrumbs.ts';
+import { useLanguage, useShellApi } from '../hooks.ts';
+import { PasswordDialog } from '../password/PasswordDialog.tsx';
+import { findRouteMeta, routeTitle } from '../route-meta.ts';
+import { Sidebar } from '../sidebar/Sidebar.tsx';
+import { useDevice } from '../sidebar/useDevice.ts';
+import { baseInfoAtom, consoleConfigAtom, passwordDialogOpenAtom } from '../state/atoms.ts';
+import { useBaseInfo } from '../state/base-info.ts';
+import { useSidebarOpened } from '../state/preferences.ts';
+import { KeepAliveOutlet } from '../tabs/KeepAliveOutlet.tsx';
+import { TabStrip } from '../tabs/TabStrip.tsx';
+import { forgetStoredTabs, tabsAtom, useTabs } from '../tabs/tabs-state.ts';
+import { Breadcrumbs } from '../topbar/Breadcrumbs.tsx';
+import { ErrorLogButton } from '../topbar/ErrorLogButton.tsx';
+import { FullscreenToggle } from '../topbar/FullscreenToggle.tsx';
+import { HeaderTitle } from '../topbar/HeaderTitle.tsx';
+import { InstructionVideo } from '../topbar/InstructionVideo.tsx';
+import { NoticeBadge } from '../topbar/NoticeBadge.tsx';
+import { SizeSwitch } from '../topbar/SizeSwitch.tsx';
+import { UserDropdown } from '../topbar/UserDropdown.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
-import { OrganisationLabel } from './OrganisationLabel.tsx';
-import { SideMenu } from './SideMenu.tsx';
 
-const { Header, Sider, Content } = Layout;
+const { Header, Content } = Layout;
+const HEADER_HEIGHT = 56;
 
-/** The logged-in layout: side menu, a header with the user, language and log out, the page. */
-export function ConsoleLayout() {
+/**
+ * The shell of spec 2.6 around every gated page: sidebar with the side menu, top bar
+ * (breadcrumbs, header title, error log, instruction video, full screen, notices, size,
+ * language, user menu), the tab strip, and the page area that keeps keepAlive views.
+ */
+export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const { session } = useServices();
+  const api = useShellApi();
   const navigate = useNavigate();
+  const location = useLocation();
   const info = useAtomValue(userInfoAtom);
-  const [leaving, setLeaving] = useState(false);
+  const menu = useAtomValue(permissionMenuAtom);
+  const setBaseInfo = useSetAtom(baseInfoAtom);
+  const setConfig = useSetAtom(consoleConfigAtom);
+  const setTabs = useSetAtom(tabsAtom);
+  const base = useBaseInfo();
+  const device = useDevice();
+  const mobile = device === 'mobile';
+  const [desktopOpened, setDesktopOpened] = useSidebarOpened();
+  const [drawerOpened, setDrawerOpened] = useState(false);
+  const passwordOpen = useAtomValue(passwordDialogOpenAtom);
+  const setPasswordOpen = useSetAtom(passwordDialogOpenAtom);
+  const userId = String(info?.id ?? '');
+  const { state: tabs, activeKey, dispatch } = useTabs(userId);
+
+  // Entering mobile mode closes the sidebar at once; the desktop status stays as it was.
+  useEffect(() => {
+    if (mobile) setDrawerOpened(false);
+  }, [mobile]);
+
+  useEffect(() => {
+    if (!info) return;
+    let alive = true;
+    api.baseInfo().then(
+      (b) => alive && setBaseInfo({ userId: info.id, info: b }),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, [api, info?.id, setBaseInfo]);
+
+  useEffect(() => {
+    api.consoleConfig().then(setConfig, () => undefined);
+  }, [api, setConfig]);
+
+  const match = useMemo(() => findRouteMeta(location.pathname, screens), [location.pathname, screens]);
+  const matched = match !== null;
+  useEffect(() => {
+    if (matched) dispatch({ type: 'visit', key: activeKey });
+  }, [activeKey, matched, dispatch]);
+
+  const crumbsFor = useCallback(
+    (pathname: string) => {
+      const m = findRouteMeta(pathname, screens);
+      return buildBreadcrumbs({
+        pathname,
+        menu,
+        pageTitle: m ? routeTitle(m, t, language) : null,
+        homeTitle: t('shell.pages.dashboard'),
+        homePath: HOME_PATH,
+        language,
+      });
+    },
+    [screens, menu, t, language],
+  );
+  const titleOf = useCallback(
+    (key: string) => {
+      const pathname = key.split('?')[0];
+      const m = findRouteMeta(pathname, screens);
+      return m ? routeTitle(m, t, language) : (crumbsFor(pathname).at(-1)?.title ?? pathname);
+    },
+    [screens, t, language, crumbsFor],
+  );
+
+  // Scroll positions per tab: a kept-alive view comes back where the user left it.
+  const scroller = useRef<HTMLDivElement>(null);
+  const positions = useRef(new Map<string, number>());
+  const keepAlive = match?.meta.keepAlive ?? false;
+  const generation = tabs.tabs.find((x) => x.key === activeKey)?.generation ?? 0;
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = keepAlive ? (positions.current.get(`${activeKey}#${generation}`) ?? 0) : 0;
+  }, [activeKey, keepAlive, generation]);
 
   const logout = async () => {
-    setLeaving(true);
     await session.logout();
-    void navigate(LOGIN_PATH, { replace: true });
+    forgetStoredTabs();
+    setTabs(null);
+    setBaseInfo(null);
+    void navigate('/', { replace: true });
   };
 
+  const sidebarOpened = mobile ? drawerOpened : desktopOpened;
+  const toggleLabel = sidebarOpened ? t('shell.sidebar.collapse') : t('shell.sidebar.expand');
+
   return (
-    <Layout style={{ minHeight: '100vh' }}>
-      <Sider width={232} theme="light" breakpoint="lg" collapsedWidth={0} style={{ borderInlineEnd: '1px solid #f0f0f0' }}>
-        <Link to={HOME_PATH} style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '16px 20px' }}>
-          <img src="/logo.svg" alt="" width={28} height={28} />
-          <Typography.Text strong>{t('app.name')}</Typography.Text>
-        </Link>
-        <SideMenu />
-      </Sider>
-      <Layout>
-        <Header style={{ background: '#fff', paddingInline: 24, display: 'flex', justifyContent: 'flex-end', borderBottom: '1px solid #f0f0f0' }}>
-          <Space size="middle">
-            <Space size={4}>
-              <UserOutlined aria-hidden />
-              <span data-testid="user-name">{info?.name}</span>
-              {info && <OrganisationLabel info={info} />}
-            </Space>
+    <Layout hasSider={!mobile} style={{ height: '100vh', overflow: 'hidden' }} data-device={device}>
+      <Sidebar device={device} opened={sidebarOpened} onClose={() => setDrawerOpened(false)} />
+      <Layout style={{ minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        <Header
+          style={{
+            background: '#fff',
+            height: HEADER_HEIGHT,
+            lineHeight: `${HEADER_HEIGHT}px`,
+            paddingInline: mobile ? 8 : 16,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 12,
+            borderBottom: '1px solid #f0f0f0',
+          }}
+        >
+          <Button
+            type="text"
+            icon={sidebarOpened ? <MenuFoldOutlined aria-hidden /> : <MenuUnfoldOutlined aria-hidden />}
+            aria-label={toggleLabel}
+            title={toggleLabel}
+            aria-expanded={sidebarOpened}
+            onClick={() => (mobile ? setDrawerOpened(!drawerOpened) : setDesktopOpened(!desktopOpened))}
+            data-testid="sidebar-toggle"
+          />
+          <div style={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 16, overflow: 'hidden' }}>
+            <Breadcrumbs crumbs={crumbsFor(location.pathname)} />
+            {!mobile && <HeaderTitle />}
+          </div>
+          <Space size={mobile ? 0 : 4} style={{ flex: 'none' }}>
+            {!mobile && <ErrorLogButton />}
+            <InstructionVideo compact={mobile} />
+            <FullscreenToggle />
+            <NoticeBadge />
+            <SizeSwitch />
             <LanguageSwitch />
-            <Button icon={<LogoutOutlined />} loading={leaving} onClick={() => void logout()}>
-              {t('layout.logout')}
-            </Button>
+            <UserDropdown compact={mobile} onChangePassword={() => setPasswordOpen(true)} onLogout={() => void logout()} />
           </Space>
         </Header>
-        <Content style={{ padding: 24 }}>
+        {mobile && <HeaderTitleBar />}
+        <TabStrip tabs={tabs.tabs} activeKey={activeKey} titleOf={titleOf} dispatch={dispatch} />
+        <Content
+          ref={scroller}
+          onScroll={(e) => positions.current.set(`${activeKey}#${generation}`, e.currentTarget.scrollTop)}
+          style={{ flex: 1, overflow: 'auto', padding: mobile ? 12 : 24 }}
+          data-testid="page-scroller"
+        >
           <main>
-            <Outlet />
+            <KeepAliveOutlet tabs={tabs.tabs} activeKey={activeKey} keepAlive={keepAlive} />
           </main>
         </Content>
       </Layout>
+      <PasswordDialog open={passwordOpen} phone={base?.mobilePhone} onCancel={() => setPasswordOpen(false)} onSaved={() => setPasswordOpen(false)} />
     </Layout>
+  );
+}
+
+/** In mobile mode the header title gets a line of its own under the top bar. */
+function HeaderTitleBar() {
+  return (
+    <div style={{ background: '#fff', padding: '0 12px', display: 'flex' }}>
+      <HeaderTitle />
+    </div>
   );
 }

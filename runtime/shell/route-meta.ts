@@ -1,0 +1,67 @@
+import { matchPath } from 'react-router-dom';
+import type { ScreenMeta } from '../app/screens.ts';
+import type { GatedRoute } from '../routing/route-table.ts';
+import { pickText, type Language } from '../i18n/languages.ts';
+
+/** A title either from a screen document (all languages) or from the runtime's locale keys. */
+export type TitleSource = { text: ScreenMeta['title'] } | { key: string };
+
+/** What the tab strip, the breadcrumbs and the keep-alive container know of the current route. */
+export interface RouteMeta {
+  id: string;
+  title: TitleSource;
+  icon?: string;
+  keepAlive: boolean;
+}
+
+/** Pages of the shell itself, routed inside the layout. */
+export interface BuiltInPage {
+  path: string;
+  meta: RouteMeta;
+}
+
+export const ERROR_LOG_PATH = '/errorLog';
+export const NOTICE_PATH = '/agricultureKnowledge/notice';
+
+export const BUILT_IN_PAGES: readonly BuiltInPage[] = [
+  { path: '/dashboard', meta: { id: 'dashboard', title: { key: 'shell.pages.dashboard' }, icon: 'DashboardOutlined', keepAlive: false } },
+  // Kept alive so that a long list keeps its scroll position while the user looks elsewhere.
+  { path: ERROR_LOG_PATH, meta: { id: 'errorLog', title: { key: 'shell.pages.errorLog' }, icon: 'BugOutlined', keepAlive: true } },
+];
+
+/**
+ * The meta of the first route matching `pathname`: built-in pages first, then the screens
+ * (permitted or not: a forbidden route still has a title). Null for a path that matches no
+ * route (the 404 page), which gets no tab.
+ */
+export function findRouteMeta(
+  pathname: string,
+  screens: readonly (GatedRoute & { meta?: ScreenMeta })[],
+  builtIns: readonly BuiltInPage[] = BUILT_IN_PAGES,
+): RouteMatch | null {
+  for (const page of builtIns) if (matchPath({ path: page.path, end: true }, pathname)) return { meta: page.meta, params: [] };
+  for (const screen of screens) {
+    if (!screen.meta) continue;
+    const path = screen.path.startsWith('/') ? screen.path : `/${screen.path}`;
+    const match = matchPath({ path, end: true }, pathname);
+    if (match) {
+      return {
+        meta: { id: screen.meta.id, title: { text: screen.meta.title }, icon: screen.meta.icon, keepAlive: screen.meta.keepAlive },
+        params: Object.values(match.params).filter((v): v is string => typeof v === 'string' && v !== ''),
+      };
+    }
+  }
+  return null;
+}
+
+export interface RouteMatch {
+  meta: RouteMeta;
+  /** Values of the path's parameters, in order: they tell two detail tabs apart. */
+  params: string[];
+}
+
+/** The title shown for a route: its own, with the parameter values after it (作物详情 · 12). */
+export function routeTitle(match: RouteMatch, translate: (key: string) => string, language: Language): string {
+  const title = 'key' in match.meta.title ? translate(match.meta.title.key) : pickText(match.meta.title.text, language);
+  return match.params.length > 0 ? `${title} · ${match.params.join(' / ')}` : title;
+}
