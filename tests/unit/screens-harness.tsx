@@ -1,0 +1,136 @@
+/**
+ * Renders screens in jsdom the way the console does (services, jotai session, i18next,
+ * antd theme and App, a router) with the HTTP client's transport replaced by the
+ * deterministic fixtures. For the schema snapshots and the renderer tests.
+ */
+import { render, waitFor, type RenderResult } from '@testing-library/react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import { Provider as JotaiProvider } from 'jotai';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { ServicesContext } from '../../runtime/app/context.ts';
+import { createConsoleServices, type ConsoleServices } from '../../runtime/app/services.ts';
+import { createHttpClient } from '../../runtime/http/client.ts';
+import { elementCodes, menuCodes } from '../../runtime/schema/menus.ts';
+import type { SchemaRegistry } from '../../runtime/schema/registry.ts';
+import { ScreenFrame } from '../../runtime/screens/ScreenView.tsx';
+import type { ScreenHost } from '../../runtime/screens/host.ts';
+import { memoryStore } from '../../runtime/session/key-value.ts';
+import { userInfoAtom } from '../../runtime/session/atoms.ts';
+import type { Language } from '../../runtime/i18n/languages.ts';
+import { fixtureTransport, type FixtureTransport } from './screens-fixtures.ts';
+
+/** What jsdom lacks and antd needs. */
+export function stubBrowserApis(): void {
+  if (!window.matchMedia)
+    window.matchMedia = ((query: string) => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    })) as typeof window.matchMedia;
+  if (!globalThis.ResizeObserver)
+    globalThis.ResizeObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    } as unknown as typeof ResizeObserver;
+}
+
+export interface Harness {
+  services: ConsoleServices;
+  transport: FixtureTransport;
+}
+
+/** Services whose client answers from fixtures, logged in as a user holding `codes` (default: every code of the menus). */
+export function createHarness(registry: SchemaRegistry, opts: { language?: Language; menus?: string[]; elements?: string[] } = {}): Harness {
+  const transport = fixtureTransport(registry);
+  const base = createConsoleServices({ cookies: memoryStore({ language: opts.language ?? 'zh', token: 'fixture' }), local: memoryStore() });
+  const http = createHttpClient({
+    baseUrl: '',
+    getToken: () => 'fixture',
+    getLanguage: () => (base.i18n.language as Language) ?? 'zh',
+    notifier: base.notifier,
+    translate: (k) => base.i18n.t(k),
+    endSession: () => {},
+    fetch: transport.fetch,
+    log: () => {},
+  });
+  const services: ConsoleServices = { ...base, http };
+  const menus = registry.menus?.doc;
+  services.store.set(userInfoAtom, {
+    id: 1,
+    name: 'QA',
+    description: null,
+    farmId: null,
+    farmName: null,
+    farmType: null,
+    groupId: null,
+    groupName: null,
+    menus: opts.menus ?? (menus ? menuCodes(menus) : []),
+    elements: opts.elements ?? (menus ? elementCodes(menus) : []),
+    roles: [],
+    city: null,
+    chiefFarmId: null,
+  });
+  return { services, transport };
+}
+
+export function Providers({ services, children, path = '/' }: { services: ConsoleServices; children: ReactNode; path?: string }) {
+  return (
+    <ServicesContext.Provider value={services}>
+      <JotaiProvider store={services.store}>
+        <I18nextProvider i18n={services.i18n}>
+          <ConfigProvider button={{ autoInsertSpace: false }} theme={{ token: { colorPrimary: '#2f8f4e' } }}>
+            <AntApp>
+              <MemoryRouter initialEntries={[path]}>
+                <Routes>
+                  <Route path="*" element={children} />
+                </Routes>
+              </MemoryRouter>
+            </AntApp>
+          </ConfigProvider>
+        </I18nextProvider>
+      </JotaiProvider>
+    </ServicesContext.Provider>
+  );
+}
+
+export function renderScreen(h: Harness, registry: SchemaRegistry, screenId: string, host: Partial<ScreenHost> = {}): RenderResult {
+  const screen = registry.screen(screenId);
+  if (!screen) throw new Error(`no screen ${screenId}`);
+  const full: ScreenHost = { registry, authority: screen.authority, routePattern: screen.route, params: {}, query: {}, ...host };
+  return render(
+    <Providers services={h.services}>
+      <ScreenFrame screen={screen} host={full} />
+    </Providers>,
+  );
+}
+
+/** Until every fixture request is answered and nothing shows a skeleton or a busy grid. */
+export async function settled(h: Harness, container: HTMLElement): Promise<void> {
+  await waitFor(
+    () => {
+      if (h.transport.pending() > 0) throw new Error('requests pending');
+      if (container.querySelector('.ant-skeleton, [aria-busy="true"], .sg-overlay')) throw new Error('still loading');
+    },
+    { timeout: 5000 },
+  );
+  await new Promise((r) => setTimeout(r, 20));
+  if (h.transport.pending() > 0) return settled(h, container);
+}
+
+/** The DOM as text without what changes from run to run (generated ids). */
+export function stableHtml(container: HTMLElement, pretty: (el: HTMLElement) => string): string {
+  return pretty(container)
+    .replace(/«r[0-9a-z]+»/g, '«r»')
+    .replace(/_r_[0-9a-z]+_/g, '_r_')
+    .replace(/:r[0-9a-z]+:/g, ':r:')
+    .replace(/rc_select_\d+/g, 'rc_select')
+    .replace(/rc-tabs-\d+/g, 'rc-tabs');
+}
