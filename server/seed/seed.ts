@@ -3,6 +3,7 @@ import { hashPassword } from '../auth/password.ts';
 import { readMenusFile, syncMenus } from './menus.ts';
 import { ROLE_SPECS, resolveGrants } from './roles.ts';
 import { seedAccountsExtras } from '../accounts/seed.ts';
+import { seedAdminExtras } from '../admin/seed.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
 import { seedResources } from '../resources/seed.ts';
 
@@ -74,6 +75,7 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     await seedDemo(tx, doc, hashes);
     await seedResources(tx);
     await seedAccountsExtras(tx);
+    await seedAdminExtras(tx);
     return true;
   });
 }
