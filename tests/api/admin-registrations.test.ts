@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines } from '../support/engines.ts';
+import { DEMO_PASSWORD } from '../../server/seed/seed.ts';
+import { accountsFixture, type AccountsFixture } from './accounts-support.ts';
+
+describe.each(engines())('registration review, farms and seedling bases on $name', (engine) => {
+  let f: AccountsFixture;
+  beforeAll(async () => {
+    f = await accountsFixture(engine);
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+  const requestId = async (username: string) =>
+    (await f.db.query<{ id: number }>(`SELECT id FROM registration_requests WHERE payload->>'username' = $1`, [username])).rows[0].id;
+
+  describe('registration requests', () => {
+    it('lists requests newest first, filtered, without the password hash', async () => {
+      const r = await f.as('admin', 'GET', '/api/admin/registration/page');
+      expect(r.status).toBe(200);
+      expect(r.data.total).toBe(4);
+      expect(JSON.stringify(r.data)).not.toMatch(/scrypt\$|passwordHash/);
+      const pending = await f.as('admin', 'GET', '/api/admin/registration/page?status=pending');
+      expect(pending.data.rows.map((x: { username: string }) => x.username)).toEqual(['miaofeng_seedling', 'jinhe_fert', 'hongxing_farm']);
+      const rejected = await f.as('admin', 'GET', '/api/admin/registration/page?status=rejected');
+      expect(rejected.data.rows[0]).toMatchObject({ username: 'test_abc', reason: expect.stringContaining('营业执照'), reviewedByName: '平台管理员' });
+      expect((await f.as('admin', 'GET', `/api/admin/registration/page?keyword=${encodeURIComponent('金禾')}`)).data.rows.map((x: { orgType: number }) => x.orgType)).toEqual([1]);
+      expect((await f.as('admin', 'GET', '/api/admin/registration/page?orgType=4')).data.total).toBe(1);
+      for (const q of ['status=maybe', 'orgType=2', 'pageSize=501', 'keyword=%3Cscript%3E', 'x=1']) {
+        expect((await f.as('admin', 'GET', `/api/admin/registration/page?${q}`)).status, q).toBe(40001);
+      }
+    });
+
+    it('approves a request: the organisation and its account exist, with the registered password and the fitting role', async () => {
+      const id = await requestId('hongxing_farm');
+      const detail = await f.as('admin', 'GET', `/api/admin/registration/${id}`);
+      expect(detail.data).toMatchObject({ status: 'pending', orgName: '红星家庭农场', orgType: 0 });
+      const r = await f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, {});
+      expect(r.status).toBe(200);
+      expect(r.data).toMatchObject({ status: 'approved', reviewedBy: await f.userId('admin'), orgId: expect.any(Number), userId: expect.any(Number) });
+      const org = await f.db.query<{ name: string; type: number; city: string }>('SELECT name, type, city FROM organisations WHERE id = $1', [r.data.orgId]);
+      expect(org.rows[0]).toEqual({ name: '红星家庭农场', type: 0, city: '绥化市' });
+      const token = await f.login('hongxing_farm', DEMO_PASSWORD);
+      const info = await f.app.inject({ method: 'GET', url: `/api/admin/user/front/info?token=${token}`, headers: { authorization: token } });
+      expect(info.json().data).toMatchObject({ farmName: '红星家庭农场', farmType: 0, roles: ['farmOperator'] });
+      expect(await f.auditCount('registration.approve', id)).toBe(1);
+      expect(await f.auditCount('org.create', r.data.orgId)).toBe(1);
+      expect(await f.auditCount('user.create', r.data.userId)).toBe(1);
+
+      const again = await f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, {});
+      expect(again.status).toBe(40001);
+      expect((await f.as('admin', 'PUT', `/api/admin/registration/${id}/reject`, { reason: '重复' })).status).toBe(40001);
+      expect((await f.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM organisations WHERE name = '红星家庭农场'`)).rows[0].n).toBe(1);
+    });
+
+    it('lets exactly one of two simultaneous approvals through', async () => {
+      const id = await requestId('jinhe_fert');
+      const results = await Promise.all([
+        f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, {}),
+        f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, {}),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 40001]);
+      expect((await f.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE username = 'jinhe_fert'`)).rows[0].n).toBe(1);
+      const info = await f.db.query<{ code: string; type: number }>(
+        `SELECT r.code, o.type FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id JOIN organisations o ON o.id = u.org_id WHERE u.username = 'jinhe_fert'`,
+      );
+      expect(info.rows).toEqual([{ code: 'manufacturer', type: 1 }]);
+    });
+
+    it('rejects with a reason, and refuses approving what can no longer be created', async () => {
+      const id = await requestId('miaofeng_seedling');
+      for (const body of [{}, { reason: '' }, { reason: '<b>no</b>' }, { reason: 'x'.repeat(501) }, { reason: 'ok', extra: 1 }]) {
+        expect((await f.as('admin', 'PUT', `/api/admin/registration/${id}/reject`, body)).status, JSON.stringify(body)).toBe(40001);
+      }
+      const r = await f.as('admin', 'PUT', `/api/admin/registration/${id}/reject`, { reason: '育苗场地址无法核实' });
+      expect(r.data).toMatchObject({ status: 'rejected', reason: '育苗场地址无法核实', orgId: null, userId: null });
+      expect(await f.auditCount('registration.reject', id)).toBe(1);
+      expect((await f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, {})).status).toBe(40001);
+
+      // A pending request whose username was taken meanwhile.
+      const { rows } = await f.db.query<{ id: number }>(
+        `INSERT INTO registration_requests(payload) VALUES ($1) RETURNING id`,
+        [JSON.stringify({ username: 'farm', name: '冒名', phone: '13912349999', passwordHash: 'x', orgName: '冒名农场', orgType: 0 })],
+      );
+      const taken = await f.as('admin', 'PUT', `/api/admin/registration/${rows[0].id}/approve`, {});
+      expect(taken.status).toBe(40001);
+      expect((await f.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM organisations WHERE name = '冒名农场'`)).rows[0].n).toBe(0);
+      expect((await f.as('admin', 'PUT', '/api/admin/registration/999999/approve', {})).status).toBe(40401);
+    });
+
+    it('takes in what the public registration call stores', async () => {
+      await f.app.inject({ method: 'PUT', url: '/api/admin/user/front/sms/send?phone=13912345678' });
+      const line = (await import('node:fs')).readFileSync(f.config.smsMailbox, 'utf8').trim().split('\n').pop()!;
+      const code = line.split('\t')[3];
+      const reg = await f.app.inject({
+        method: 'POST', url: '/api/admin/user/front/regist',
+        payload: { username: 'newbase', name: '新基地', phone: '13912345678', password: 'secret_1', code, orgName: '北国育苗中心', orgType: 4 },
+      });
+      expect(reg.json().status).toBe(200);
+      const approve = await f.as('admin', 'PUT', `/api/admin/registration/${reg.json().data.id}/approve`, {});
+      expect(approve.status).toBe(200);
+      await f.login('newbase', 'secret_1');
+      const roles = await f.db.query<{ code: string }>(`SELECT r.code FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id WHERE u.username = 'newbase'`);
+      expect(roles.rows).toEqual([{ code: 'seedlingBase' }]);
+    });
+  });
+
+  describe('farms of a provider and their planting groups', () => {
+    it('gives a provider its bloc’s farms with their counts, the platform every farm', async () => {
+      const provider = await f.as('provider', 'GET', '/api/admin/multiFarm/page');
+      expect(provider.status).toBe(200);
+      expect(provider.data.rows.map((r: { name: string }) => r.name)).toEqual(['禾丰生态农场', '嫩江源合作农场']);
+      expect(provider.data.rows[0]).toMatchObject({ people: 3, plantGroups: 3, fields: 4, fieldAreaMu: 426.2, blocName: '黑土地农业服务集团' });
+      const admin = await f.as('admin', 'GET', '/api/admin/multiFarm/page?pageSize=50');
+      expect(admin.data.total).toBeGreaterThanOrEqual(3);
+      expect((await f.as('admin', 'GET', `/api/admin/multiFarm/page?keyword=${encodeURIComponent('嫩江')}`)).data.total).toBe(1);
+    });
+
+    it('lists one farm’s planting groups, in the scope of the caller only', async () => {
+      const farm1 = await f.orgOf('farm');
+      const r = await f.as('provider', 'GET', `/api/admin/multiFarm/${farm1}/plantGroups`);
+      expect(r.status).toBe(200);
+      expect(r.data.total).toBe(3);
+      expect(r.data.rows.every((x: { farmId: number }) => x.farmId === farm1)).toBe(true);
+      expect(r.data.rows[0].labels.cropId).toEqual(expect.any(String));
+      const filtered = await f.as('provider', 'GET', `/api/admin/multiFarm/${farm1}/plantGroups?stage=fruiting`);
+      expect(filtered.data.rows.map((x: { name: string }) => x.name)).toEqual([expect.stringContaining('番茄')]);
+      const farm2 = await f.orgOf('farm2');
+      expect((await f.as('provider', 'GET', `/api/admin/multiFarm/${farm2}/plantGroups`)).data.total).toBe(1);
+      const factory = await f.orgOf('factory');
+      expect((await f.as('provider', 'GET', `/api/admin/multiFarm/${factory}/plantGroups`)).status).toBe(40401);
+      expect((await f.as('admin', 'GET', `/api/admin/multiFarm/${factory}/plantGroups`)).status).toBe(40401);
+      expect((await f.as('provider', 'GET', `/api/admin/multiFarm/${farm1}/plantGroups?stage=sleeping`)).status).toBe(40001);
+      expect((await f.as('agent', 'GET', `/api/admin/multiFarm/${farm1}/plantGroups`)).status).toBe(40301);
+    });
+  });
+
+  describe('seedling bases', () => {
+    it('lists, adds, changes and deletes seedling bases, audited', async () => {
+      const list = await f.as('admin', 'GET', '/api/admin/nursery/page');
+      expect(list.data.rows.map((r: { name: string }) => r.name)).toContain('绿源育苗基地');
+      expect(list.data.rows.every((r: { type: number }) => r.type === 4)).toBe(true);
+      const own = await f.as('nursery', 'GET', '/api/admin/nursery/page');
+      expect(own.data.rows.map((r: { name: string }) => r.name)).toEqual(['绿源育苗基地']);
+
+      const add = await f.as('admin', 'POST', '/api/admin/nursery', { name: '松江水稻育秧工厂', city: '哈尔滨市', contact: '赵刚', phone: '0451-8888888' });
+      expect(add.status).toBe(200);
+      expect(add.data).toMatchObject({ type: 4, status: 1, city: '哈尔滨市' });
+      expect(await f.auditCount('org.create', add.data.id)).toBe(1);
+      const upd = await f.as('admin', 'PUT', `/api/admin/nursery/${add.data.id}`, { city: '五常市' });
+      expect(upd.data.city).toBe('五常市');
+      expect((await f.as('admin', 'PUT', `/api/admin/nursery/${add.data.id}`, { city: '五常市' })).status).toBe(40001);
+      expect((await f.as('admin', 'PUT', `/api/admin/nursery/${add.data.id}`, {})).status).toBe(40001);
+      expect((await f.as('admin', 'POST', '/api/admin/nursery', { name: '<script>' })).status).toBe(40001);
+      expect((await f.as('admin', 'GET', `/api/admin/nursery/${await f.orgOf('farm')}`)).status).toBe(40401);
+
+      // The base's own account edits its information but cannot add, delete or disable it.
+      const mine = await f.orgOf('nursery');
+      expect((await f.as('nursery', 'PUT', `/api/admin/nursery/${mine}`, { address: '寿光市文家街道育苗园区 2 号' })).status).toBe(200);
+      expect((await f.as('nursery', 'PUT', `/api/admin/nursery/${mine}`, { status: 0 })).status).toBe(40301);
+      expect((await f.as('nursery', 'POST', '/api/admin/nursery', { name: '分场' })).status).toBe(40301);
+      expect((await f.as('nursery', 'DELETE', `/api/admin/nursery/${mine}`)).status).toBe(40301);
+      expect((await f.as('nursery', 'PUT', `/api/admin/nursery/${add.data.id}`, { city: 'x' })).status).toBe(40401);
+
+      expect((await f.as('admin', 'DELETE', `/api/admin/nursery/${mine}`)).status).toBe(40001);
+      expect((await f.as('admin', 'DELETE', `/api/admin/nursery/${add.data.id}`)).status).toBe(200);
+      expect((await f.as('admin', 'GET', `/api/admin/nursery/${add.data.id}`)).status).toBe(40401);
+    });
+  });
+});
