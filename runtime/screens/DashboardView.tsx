@@ -59,7 +59,10 @@ function StatCard({ block }: { block: StatBlock }) {
   const lang = useLang();
   const { data, failure, loading } = useEndpointData(block.endpoint);
   const raw = valueAt(data, block.value);
-  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+  const numeric = typeof raw === 'number' ? raw : typeof raw === 'string' && raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+  // A word (a state such as "up") shows as text, through the block's options when it has them.
+  const option = block.options?.find((o) => o.value === raw);
+  const value = option ? textOf(option.label, lang) : (numeric ?? (typeof raw === 'string' && raw !== '' ? raw : undefined));
   return (
     <Card size="small">
       {failure ? (
@@ -68,7 +71,8 @@ function StatCard({ block }: { block: StatBlock }) {
         <Statistic
           title={textOf(block.title, lang)}
           value={value ?? '—'}
-          precision={block.precision}
+          precision={typeof value === 'number' ? block.precision : undefined}
+          styles={option?.color ? { content: { color: option.color } } : undefined}
           loading={loading}
           prefix={<SchemaIcon name={block.icon} />}
           suffix={block.unit ? textOf(block.unit, lang) : undefined}

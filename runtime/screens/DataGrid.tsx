@@ -68,10 +68,11 @@ const STYLE_ID = 'schema-grid-style';
 const CSS = `
 .sg-scroll{overflow:auto;position:relative;border:1px solid var(--sg-border);border-radius:var(--sg-radius)}
 .sg-table{border-collapse:separate;border-spacing:0;table-layout:fixed;font-size:var(--sg-font);color:var(--sg-text)}
-.sg-table th{position:sticky;top:0;z-index:2;background:var(--sg-head-bg);font-weight:600;text-align:left;padding:0 12px;height:${ROW_HEIGHT + 6}px;border-bottom:1px solid var(--sg-border)}
+.sg-table th{position:sticky;top:0;z-index:2;background:linear-gradient(var(--sg-head-bg),var(--sg-head-bg)),var(--sg-bg);font-weight:600;text-align:left;padding:0 12px;height:${ROW_HEIGHT + 6}px;border-bottom:1px solid var(--sg-border)}
 .sg-table td{padding:0 12px;height:${ROW_HEIGHT}px;border-bottom:1px solid var(--sg-border);background:var(--sg-bg);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.sg-table tr:hover>td{background:var(--sg-hover)}
-.sg-table tr.sg-selected>td{background:var(--sg-selected)}
+.sg-table tr:hover>td{background:linear-gradient(var(--sg-hover),var(--sg-hover)),var(--sg-bg)}
+.sg-table tr.sg-selected>td{background:linear-gradient(var(--sg-selected),var(--sg-selected)),var(--sg-bg)}
+.sg-table td.sg-sticky,.sg-table th.sg-sticky{box-shadow:inset 1px 0 0 var(--sg-border)}
 .sg-table .sg-wrap{white-space:normal}
 .sg-table .sg-sticky{position:sticky;z-index:1}
 .sg-table th.sg-sticky{z-index:3}

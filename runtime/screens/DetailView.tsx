@@ -8,10 +8,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
-import { evaluate, valueAt } from '../schema/conditions.ts';
+import { evaluate } from '../schema/conditions.ts';
 import type { DetailScreen, RelatedList } from '../schema/screen.ts';
 import { textOf } from '../schema/texts.ts';
-import type { ValueContext } from '../schema/values.ts';
+import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
 import { onResourceChanged } from './data-events.ts';
 import { resolveEndpoint, resourceOperation } from './endpoints.ts';
@@ -82,7 +82,7 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
             items={s.fields.flatMap((f) => {
               const opts = options[index++];
               if (f.when && !safeEvaluate(f.when, record)) return [];
-              const value = valueAt(record, f.field);
+              const value = pluck(record, f.field);
               const link = f.link
                 ? (text: string) => {
                     const url = targetUrl(f.link!, ctx, host);
@@ -94,7 +94,7 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
                   key: f.field,
                   label: fieldTitle(f, fieldSchemaOf(doc, f.field), lang),
                   span: f.span,
-                  children: <ValueView value={value} fmt={{ render: f.render === 'link' ? 'text' : f.render, precision: f.precision }} options={opts} link={link} />,
+                  children: <ValueView value={value} fmt={{ render: f.render === 'link' ? 'text' : f.render, precision: f.precision, lang }} options={opts} link={link} />,
                 },
               ];
             })}
@@ -102,13 +102,13 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
         </Card>
       ))}
       {(screen.related ?? []).map((rel, i) => (
-        <RelatedTable key={i} related={rel} ctx={ctx} />
+        <RelatedTable key={i} id={`${screen.id}-related-${i}`} related={rel} ctx={ctx} />
       ))}
     </Flex>
   );
 }
 
-function RelatedTable({ related, ctx }: { related: RelatedList; ctx: ValueContext }) {
+function RelatedTable({ id, related, ctx }: { id: string; related: RelatedList; ctx: ValueContext }) {
   const lang = useLang();
   const parts = useMemo(
     () => ({ ...related, fixedFilters: [...(related.fixedFilters ?? []), { field: related.foreignKey, value: `record.${related.parentField ?? 'id'}` as const }] }),
@@ -116,7 +116,7 @@ function RelatedTable({ related, ctx }: { related: RelatedList; ctx: ValueContex
   );
   return (
     <Card size="small" title={textOf(related.title, lang)}>
-      <TableView parts={parts} resource={related.resource} title={related.title} ctx={ctx} />
+      <TableView id={id} parts={parts} resource={related.resource} title={related.title} ctx={ctx} />
     </Card>
   );
 }

@@ -20,12 +20,12 @@ import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
-import type { ValueContext } from '../schema/values.ts';
+import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
 import { notifyResourceChanged } from './data-events.ts';
 import { resolveEndpoint, resourceOperation } from './endpoints.ts';
-import { buildForm, enumeratedFields, serverErrors, submitBody } from './form-schema.ts';
-import { formWidgets, SectionsTemplate } from './form-widgets.tsx';
+import { buildForm, enumeratedFields, formModel, serverErrors, submitBody } from './form-schema.ts';
+import { formWidgets, SectionsTemplate, type FormContext } from './form-widgets.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { useLeaveGuard } from './leave-guard.ts';
 import { useOptionsList } from './options.ts';
@@ -68,6 +68,8 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const { message } = AntApp.useApp();
   const navigate = useNavigate();
   const doc = screen.resource ? host.registry.resource(screen.resource) : undefined;
+  // A resource's record, or the form's own record schema (forms over calls of their own).
+  const model = useMemo(() => formModel(screen, doc), [screen, doc]);
 
   const [loaded, setLoaded] = useState<Data | null>(null);
   const [loading, setLoading] = useState(mode !== 'add');
@@ -82,10 +84,10 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const ctxBase = useMemo<ValueContext>(() => ({ route: { ...host.params, [screen.idParam ?? 'id']: id }, query: host.query }), [host.params, host.query, screen.idParam, id]);
 
   useEffect(() => {
-    if (mode === 'add' || !doc) return;
+    if (mode === 'add' || !model) return;
     let live = true;
     setLoading(true);
-    const ep = screen.endpoints?.load ? resolveEndpoint(screen.endpoints.load, ctxBase, host.registry, screen.resource) : resourceOperation(doc, 'read', id);
+    const ep = screen.endpoints?.load ? resolveEndpoint(screen.endpoints.load, ctxBase, host.registry, screen.resource) : doc ? resourceOperation(doc, 'read', id) : null;
     if (!ep || !id) {
       setLoadFailure(t('screens.form.noRecord'));
       setLoading(false);
@@ -98,7 +100,11 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         const record = env.data ?? {};
         setLoaded(record);
         const own: Data = {};
-        for (const k of Object.keys(doc.record.properties)) if (record[k] !== undefined && record[k] !== null) own[k] = record[k];
+        const sources = new Map(screen.sections.flatMap((s) => s.fields.filter((f) => f.source).map((f) => [f.field, f.source!] as const)));
+        for (const k of Object.keys(model.record.properties)) {
+          const v = sources.has(k) ? pluck(record, sources.get(k)!) : record[k];
+          if (v !== undefined && v !== null) own[k] = v;
+        }
         setData(own);
         setBaseline(JSON.stringify(own));
         setLoadFailure(null);
@@ -108,16 +114,18 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
     return () => {
       live = false;
     };
-  }, [mode, doc, id, screen.endpoints, screen.resource, ctxBase, host.registry, http, t, reloads]);
+  }, [mode, doc, model, id, screen.endpoints, screen.resource, screen.sections, ctxBase, host.registry, http, t, reloads]);
 
-  const enumerated = useMemo(() => enumeratedFields(screen, doc), [screen, doc]);
+  const enumerated = useMemo(() => enumeratedFields(screen, model), [screen, model]);
   const ctx = useMemo<ValueContext>(() => ({ ...ctxBase, record: data }), [ctxBase, data]);
   const optionLists = useOptionsList(
     useMemo(() => enumerated.map((x) => ({ e: x.e, prop: x.prop })), [enumerated]),
     ctx,
   );
   const choices = useMemo(() => new Map(enumerated.map((x, i) => [x.field.field, optionLists[i]])), [enumerated, optionLists]);
-  const built = useMemo(() => (doc ? buildForm(screen, doc, mode, data, lang, choices) : null), [screen, doc, mode, data, lang, choices]);
+  const built = useMemo(() => (model ? buildForm(screen, model, mode, data, lang, choices) : null), [screen, model, mode, data, lang, choices]);
+  // Widgets that fill more than their own field (a checkbox tree's leaves) and read endpoints.
+  const formContext = useMemo<FormContext>(() => ({ ctx, setValues: (patch) => setData((prev) => ({ ...prev, ...patch })) }), [ctx]);
 
   const dirty = mode !== 'show' && JSON.stringify(data) !== baseline;
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
@@ -127,7 +135,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
     setData(next);
   }, []);
 
-  if (!doc || !built) return <Result status="error" title={t('screens.form.noResource')} />;
+  if (!model || !built) return <Result status="error" title={t('screens.form.noResource')} />;
   if (loading) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (loadFailure)
     return (
@@ -145,17 +153,22 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
       mode === 'add'
         ? screen.endpoints?.create
           ? resolveEndpoint(screen.endpoints.create, ctx, host.registry, screen.resource)
-          : resourceOperation(doc, 'create')
+          : doc
+            ? resourceOperation(doc, 'create')
+            : null
         : screen.endpoints?.update
           ? resolveEndpoint(screen.endpoints.update, ctx, host.registry, screen.resource)
-          : resourceOperation(doc, 'update', id);
+          : doc
+            ? resourceOperation(doc, 'update', id)
+            : null;
     if (!ep) return;
     setSaving(true);
     setExtraErrors(undefined);
     setOtherErrors([]);
     try {
       const env = await http.request<Data>({ method: ep.method, url: ep.url, body });
-      notifyResourceChanged(doc.name);
+      notifyResourceChanged(doc?.name);
+      for (const name of screen.announces ?? []) if (name !== doc?.name) notifyResourceChanged(name);
       void message.success(t('screens.form.saved'));
       setBaseline(JSON.stringify(formData));
       guard.allowNextLeave();
@@ -192,6 +205,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         validator={validatorFor(lang)}
         widgets={formWidgets}
         templates={templates}
+        formContext={formContext}
         readonly={mode === 'show'}
         extraErrors={extraErrors}
         showErrorList={false}

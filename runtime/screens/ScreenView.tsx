@@ -28,7 +28,7 @@ export function ScreenBody({ screen }: { screen: Screen }) {
   const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
   switch (screen.kind) {
     case 'table':
-      return <TableView parts={screen} resource={screen.resource} endpoint={screen.endpoint} title={screen.title} ctx={ctx} />;
+      return <TableView id={screen.id} parts={screen} resource={screen.resource} endpoint={screen.endpoint} title={screen.title} ctx={ctx} />;
     case 'form': {
       const mode = formModeOf(screen, host.params);
       if (!mode) return <ScreenProblem title={t('screens.form.badMode', { mode: host.params[screen.modeParam ?? 'operate'] ?? '' })} />;

@@ -5,7 +5,7 @@
  * the current query, and empty, loading and error states. Used by table screens and by
  * the related lists of detail screens.
  */
-import { SettingOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
+import { CaretDownOutlined, CaretRightOutlined, SettingOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Checkbox, Col, DatePicker, Flex, Form, Input, InputNumber, Pagination, Popover, Row, Select, Space, Typography } from 'antd';
 import type { RowSelectionState, SortingState, VisibilityState } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -17,18 +17,21 @@ import type { QueryValue } from '../http/client.ts';
 import { valueAt } from '../schema/conditions.ts';
 import type { Column, EndpointRef, ExportFormat, TableParts } from '../schema/screen.ts';
 import { textOf, type I18nText } from '../schema/texts.ts';
-import type { ValueContext } from '../schema/values.ts';
+import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl, type ActionScope } from './actions.tsx';
 import { DataGrid, type GridColumn, type GridRow } from './DataGrid.tsx';
 import { onResourceChanged } from './data-events.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
-import { filterQuery, filterSpec, fixedQuery, initialFilterValues, isPair, sortParam, type FilterSpec } from './filters.ts';
+import { filterQuery, filterSpec, fixedQuery, initialFilterValues, sortParam, type FilterSpec } from './filters.ts';
 import { formatScalar, useYesNo, ValueView } from './format.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList, type ResolvedOption } from './options.ts';
+import { flattenTree } from './tree-rows.ts';
 
 export interface TableViewProps {
+  /** Names the search form, so that its field ids are unique among the screens kept alive. */
+  id: string;
   parts: TableParts;
   resource?: string;
   endpoint?: EndpointRef;
@@ -40,7 +43,7 @@ export interface TableViewProps {
 
 const DEFAULT_PAGE_SIZE = 10;
 
-export function TableView({ parts, resource, endpoint, title, ctx }: TableViewProps) {
+export function TableView({ id, parts, resource, endpoint, title, ctx }: TableViewProps) {
   const host = useScreenHost();
   const lang = useLang();
   const { t } = useTranslation();
@@ -64,6 +67,10 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
   const [failure, setFailure] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
   const [exporting, setExporting] = useState(false);
+  // An endpoint answering a plain array (a tree, a short list) has no pages.
+  const [unpaged, setUnpaged] = useState(false);
+  // Tree branches the user toggled away from the default (expanded unless tree.expanded is false).
+  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
 
   const fixed = useMemo(() => fixedQuery(parts.fixedFilters, ctx), [parts.fixedFilters, ctx]);
   const source = useMemo(() => {
@@ -96,7 +103,9 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
       .get<PageReply>(source.url, { ...query, pageIndex, pageSize })
       .then((env) => {
         if (mine !== seq.current) return;
-        setPage(env.data);
+        const data = env.data as PageReply | PageReply['rows'];
+        setUnpaged(Array.isArray(data));
+        setPage(Array.isArray(data) ? { rows: data, total: data.length, pageIndex: 1, pageSize: data.length } : data);
         setFailure(null);
         // A selection refers to rows of the page it was made on.
         setSelected({});
@@ -119,7 +128,7 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
     () =>
       parts.columns.map((c, i) => {
         const options = columnOptions[i];
-        const fmt = { render: c.render, precision: c.precision };
+        const fmt = { render: c.render, precision: c.precision, lang };
         const prop = fieldSchemaOf(doc, c.field);
         return {
           id: c.field,
@@ -129,9 +138,9 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
           fixed: c.fixed,
           align: c.align ?? (c.render === 'number' ? 'right' : undefined),
           ellipsis: c.ellipsis,
-          text: (r: GridRow) => formatScalar(valueAt(r, c.field), fmt, options, yesNo),
+          text: (r: GridRow) => formatScalar(pluck(r, c.field), fmt, options, yesNo),
           render:
-            c.render === 'tag' || c.render === 'image' || c.render === 'link'
+            c.render === 'tag' || c.render === 'image' || c.render === 'link' || c.render === 'html'
               ? (r: GridRow) => <ColumnCell column={c} row={r} options={options} ctx={ctx} />
               : undefined,
         };
@@ -140,7 +149,49 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
   );
 
   const selectionMode = parts.selection ?? (parts.batchActions?.length ? 'multiple' : 'none');
-  const rows = page?.rows ?? [];
+  const pageRows = page?.rows ?? [];
+  const tree = useMemo(() => {
+    if (!parts.tree) return null;
+    const all = flattenTree(pageRows, parts.tree, rowKey, new Set());
+    const collapsed = parts.tree.expanded === false ? new Set(all.branches.filter((b) => !toggled.has(b))) : toggled;
+    return flattenTree(pageRows, parts.tree, rowKey, collapsed);
+  }, [parts.tree, pageRows, rowKey, toggled]);
+  const rows = tree ? tree.rows : pageRows;
+  const shownColumns = useMemo<GridColumn[]>(() => {
+    if (!tree || !gridColumns.length) return gridColumns;
+    const [first, ...rest] = gridColumns;
+    const isExpanded = (key: string) => (parts.tree?.expanded === false ? toggled.has(key) : !toggled.has(key));
+    const toggle = (key: string) =>
+      setToggled((prev) => {
+        const next = new Set(prev);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      });
+    const cell = (r: GridRow) => {
+      const key = rowKey(r);
+      const info = tree.info.get(key) ?? { depth: 0, hasChildren: false };
+      const open = isExpanded(key);
+      return (
+        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4, paddingLeft: info.depth * 20 }}>
+          {info.hasChildren ? (
+            <Button
+              type="text"
+              size="small"
+              aria-expanded={open}
+              aria-label={t(open ? 'screens.table.collapse' : 'screens.table.expand')}
+              icon={open ? <CaretDownOutlined /> : <CaretRightOutlined />}
+              onClick={() => toggle(key)}
+            />
+          ) : (
+            <span style={{ display: 'inline-block', width: 24 }} />
+          )}
+          {first.render ? first.render(r) : first.text(r)}
+        </span>
+      );
+    };
+    return [{ ...first, render: cell }, ...rest];
+  }, [tree, gridColumns, rowKey, toggled, parts.tree, t]);
   const selectedRows = useMemo(() => rows.filter((r) => selected[rowKey(r)]), [rows, selected, rowKey]);
 
   const exportQuery = useCallback(
@@ -182,6 +233,7 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
       {specs.length ? (
         <Form
           form={form}
+          name={`search-${id}`}
           layout="vertical"
           initialValues={initialFilterValues(specs)}
           onFinish={search}
@@ -246,7 +298,7 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
       </Flex>
 
       <DataGrid
-        columns={gridColumns}
+        columns={shownColumns}
         rows={rows}
         rowKey={rowKey}
         selection={selectionMode}
@@ -280,7 +332,7 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
         }
       />
 
-      <Flex justify="flex-end">
+      <Flex justify="flex-end" hidden={unpaged}>
         <Pagination
           current={pageIndex}
           pageSize={pageSize}
@@ -302,6 +354,7 @@ export function TableView({ parts, resource, endpoint, title, ctx }: TableViewPr
 
 function ColumnCell({ column, row, options, ctx }: { column: Column; row: GridRow; options: ResolvedOption[] | null; ctx: ValueContext }) {
   const host = useScreenHost();
+  const lang = useLang();
   const link =
     column.render === 'link' && column.link
       ? (text: string) => {
@@ -309,7 +362,7 @@ function ColumnCell({ column, row, options, ctx }: { column: Column; row: GridRo
           return url ? <Link to={url}>{text}</Link> : text;
         }
       : undefined;
-  return <ValueView value={valueAt(row, column.field)} fmt={{ render: column.render === 'link' ? 'text' : column.render, precision: column.precision }} options={options} link={link} />;
+  return <ValueView value={pluck(row, column.field)} fmt={{ render: column.render === 'link' ? 'text' : column.render, precision: column.precision, lang }} options={options} link={link} />;
 }
 
 function FilterField({ spec, ctx }: { spec: FilterSpec; ctx: ValueContext }) {
@@ -370,7 +423,6 @@ function FilterField({ spec, ctx }: { spec: FilterSpec; ctx: ValueContext }) {
     default:
       control = <Input allowClear placeholder={placeholder} />;
   }
-  void isPair;
   return (
     <Form.Item name={f.field} label={label}>
       {control}

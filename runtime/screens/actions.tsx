@@ -4,13 +4,13 @@
  * navigation whose parameters cannot all be filled is shown disabled, never sent to a
  * half-filled URL.
  */
-import { App as AntApp, Button, Dropdown, Space } from 'antd';
-import { createContext, useContext, type ReactNode } from 'react';
+import { App as AntApp, Button, Dropdown, Flex, Input, Space, Typography } from 'antd';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
-import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction } from '../schema/screen.ts';
+import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField } from '../schema/screen.ts';
 import { fillRoute, resolveRoute } from '../schema/screen.ts';
 import { formatText, textOf } from '../schema/texts.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../schema/values.ts';
@@ -74,7 +74,22 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
   const call = async (action: CallAction) => {
     const endpoint = resolveEndpoint(action.endpoint, scope.ctx, host.registry, scope.resource);
     if (!endpoint) return;
-    if (action.confirm) {
+    let answer: string | undefined;
+    if (action.prompt) {
+      const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
+      const got = await askPrompt(modal, action.prompt, {
+        title: textOf(action.label, lang),
+        text: action.confirm ? formatText(action.confirm, lang, fields) : undefined,
+        lang,
+        okText: t('screens.confirm'),
+        cancelText: t('screens.cancel'),
+        requiredText: t('screens.prompt.required'),
+        invalidText: t('screens.prompt.invalid'),
+        danger: action.danger,
+      });
+      if (got === null) return;
+      answer = got;
+    } else if (action.confirm) {
       const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
       const ok = await modal.confirm({
         title: textOf(action.label, lang),
@@ -85,7 +100,7 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
       });
       if (!ok) return;
     }
-    const body = action.body ? resolveParams(action.body, scope.ctx) : undefined;
+    const body = action.body || action.prompt ? { ...resolveParams(action.body, scope.ctx), ...(action.prompt ? { [action.prompt.field]: answer } : {}) } : undefined;
     try {
       const env = await http.request({ method: endpoint.method, url: endpoint.url, body });
       void message.success(action.success ? textOf(action.success, lang) : env.message || t('screens.done'));
@@ -94,6 +109,7 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
         scope.refresh?.();
         notifyResourceChanged(changed);
       }
+      for (const name of action.announces ?? []) if (name !== changed || action.refresh === false) notifyResourceChanged(name);
     } catch (e) {
       // The client has shown the catalogue's message already; only unexplained failures need one here.
       if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));
@@ -117,6 +133,78 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
     }
   };
   return { run, available };
+}
+
+type ModalApi = ReturnType<typeof AntApp.useApp>['modal'];
+
+interface PromptTexts {
+  title: string;
+  text?: string;
+  lang: Parameters<typeof textOf>[1];
+  okText: string;
+  cancelText: string;
+  requiredText: string;
+  invalidText: string;
+  danger?: boolean;
+}
+
+/** Asks for the prompt's value in a confirmation dialog; null when cancelled. */
+function askPrompt(modal: ModalApi, prompt: PromptField, texts: PromptTexts): Promise<string | null> {
+  return new Promise((resolve) => {
+    const state = { value: '', touched: false, refresh: () => undefined as void };
+    const problem = () => {
+      const v = state.value.trim();
+      if (!v) return prompt.required === false ? null : texts.requiredText;
+      if (prompt.pattern && !new RegExp(prompt.pattern).test(v)) return texts.invalidText;
+      return null;
+    };
+    modal.confirm({
+      title: texts.title,
+      icon: null,
+      okText: texts.okText,
+      cancelText: texts.cancelText,
+      okButtonProps: { danger: texts.danger },
+      content: <PromptInput prompt={prompt} texts={texts} state={state} problem={problem} />,
+      onOk: () => {
+        state.touched = true;
+        state.refresh();
+        if (problem()) return Promise.reject(new Error('prompt'));
+        resolve(state.value.trim());
+        return undefined;
+      },
+      onCancel: () => resolve(null),
+    });
+  });
+}
+
+function PromptInput({ prompt, texts, state, problem }: { prompt: PromptField; texts: PromptTexts; state: { value: string; touched: boolean; refresh: () => void }; problem: () => string | null }) {
+  const [, setTick] = useState(0);
+  state.refresh = () => setTick((n) => n + 1);
+  const label = textOf(prompt.label, texts.lang);
+  const error = state.touched ? problem() : null;
+  const common = {
+    'aria-label': label,
+    'aria-invalid': !!error,
+    maxLength: prompt.maxLength,
+    status: error ? ('error' as const) : undefined,
+    autoFocus: true,
+    onChange: (e: { target: { value: string } }) => {
+      state.value = e.target.value;
+      state.refresh();
+    },
+  };
+  return (
+    <Flex vertical gap={8}>
+      {texts.text ? <Typography.Text>{texts.text}</Typography.Text> : null}
+      <Typography.Text strong>{label}</Typography.Text>
+      {prompt.multiline ? <Input.TextArea rows={3} {...common} /> : prompt.secret ? <Input.Password {...common} /> : <Input {...common} />}
+      {error ? (
+        <Typography.Text type="danger" role="alert">
+          {error}
+        </Typography.Text>
+      ) : null}
+    </Flex>
+  );
 }
 
 function formRequest(action: OpenFormAction, scope: ActionScope): FormRequest {

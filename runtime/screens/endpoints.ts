@@ -31,7 +31,11 @@ export function resolveEndpoint(
     return url ? { method: op.method, url } : null;
   }
   const url = fillRoute(ref.path, params);
-  return url ? { method: ref.method ?? 'GET', url } : null;
+  if (!url) return null;
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(resolveParams(ref.query, ctx))) if (v !== undefined && v !== null && v !== '') search.append(k, String(v));
+  const qs = search.toString();
+  return { method: ref.method ?? 'GET', url: qs ? `${url}?${qs}` : url };
 }
 
 /** The resource's operation with an id, e.g. read / update / delete of record 7. */

@@ -61,9 +61,10 @@ export function filterQuery(specs: FilterSpec[], values: Record<string, unknown>
       const [from, to] = Array.isArray(v) ? v : [undefined, undefined];
       const a = wire(from, spec);
       const b = wire(to, spec);
-      if (spec.op === 'range') {
-        if (a !== undefined) out[`${field}From`] = a;
-        if (b !== undefined) out[`${field}To`] = b;
+      const names = spec.filter.paramNames;
+      if (spec.op === 'range' || names) {
+        if (a !== undefined) out[names?.from ?? `${field}From`] = a;
+        if (b !== undefined) out[names?.to ?? `${field}To`] = b;
       } else if (a !== undefined) out[field] = a;
       continue;
     }

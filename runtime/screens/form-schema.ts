@@ -28,14 +28,22 @@ export interface BuiltForm {
   fields: string[];
 }
 
+/** What a form is built from: a resource's record and references, or the form's own record schema. */
+export type FormModel = Pick<ResourceDocument, 'record' | 'references'>;
+
+export function formModel(screen: FormScreen, doc: ResourceDocument | undefined): FormModel | undefined {
+  if (doc) return doc;
+  return screen.record ? { record: screen.record, references: {} } : undefined;
+}
+
 /** Fields of every section with their enumeration source, for one options request per form. */
-export function enumeratedFields(screen: FormScreen, doc: ResourceDocument | undefined): { field: FormField; e: Enumerated; prop: FieldSchema | undefined }[] {
+export function enumeratedFields(screen: FormScreen, doc: FormModel | undefined): { field: FormField; e: Enumerated; prop: FieldSchema | undefined }[] {
   const out: { field: FormField; e: Enumerated; prop: FieldSchema | undefined }[] = [];
   for (const section of screen.sections) {
     for (const f of section.fields) {
       const prop = doc?.record.properties[f.field];
       const ref = doc?.references?.[f.field];
-      const e: Enumerated = f.options || f.dict || f.optionsFrom ? f : ref ? { optionsFrom: { resource: ref.resource } } : f;
+      const e: Enumerated = f.options || f.dict || f.optionsFrom || f.optionsEndpoint ? f : ref ? { optionsFrom: { resource: ref.resource } } : f;
       out.push({ field: f, e, prop });
     }
   }
@@ -43,7 +51,7 @@ export function enumeratedFields(screen: FormScreen, doc: ResourceDocument | und
 }
 
 export function defaultWidget(f: FormField, prop: FieldSchema | undefined, isReference: boolean): FormWidget {
-  const enumerated = !!(f.options || f.dict || f.optionsFrom || isReference);
+  const enumerated = !!(f.options || f.dict || f.optionsFrom || f.optionsEndpoint || isReference);
   if (prop?.type === 'array') return enumerated || prop.items?.enum ? 'multiSelect' : 'input';
   if (enumerated || prop?.enum) return 'select';
   if (prop?.type === 'boolean') return 'switch';
@@ -57,7 +65,9 @@ const RJSF_WIDGET: Record<FormWidget, string | undefined> = {
   input: undefined,
   number: undefined,
   textarea: 'textarea',
-  richText: 'textarea',
+  richText: 'richText',
+  checkboxTree: 'checkboxTree',
+  hidden: 'hidden',
   password: 'password',
   select: 'choiceSelect',
   multiSelect: 'choiceSelect',
@@ -95,7 +105,7 @@ export function fieldTitle(f: { field: string; title?: FormField['title'] }, pro
  */
 export function buildForm(
   screen: FormScreen,
-  doc: ResourceDocument,
+  doc: FormModel,
   mode: FormMode,
   data: Record<string, unknown>,
   lang: Lang,
@@ -124,7 +134,7 @@ export function buildForm(
       const ui: Record<string, unknown> = { 'ui:title': title };
       const rjsfWidget = RJSF_WIDGET[widget];
       if (rjsfWidget) ui['ui:widget'] = rjsfWidget;
-      if (widget === 'richText') ui['ui:options'] = { rows: 8 };
+      if (widget === 'checkboxTree') ui['ui:options'] = { tree: f.tree };
       if (f.placeholder) ui['ui:placeholder'] = textOf(f.placeholder, lang);
       if (f.help) ui['ui:help'] = textOf(f.help, lang);
       if (f.readOnlyIn?.includes(mode)) ui['ui:readonly'] = true;

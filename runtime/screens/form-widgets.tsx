@@ -8,6 +8,10 @@ import { Card, Checkbox, Col, Image, Input, Radio, Row, Select, Space, Switch } 
 import type { ObjectFieldTemplateProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import type { LayoutSection } from './form-schema.ts';
 import type { ResolvedOption } from './options.ts';
+import { CheckboxTreeWidget } from './fields/CheckboxTreeWidget.tsx';
+import { RichTextWidget } from './fields/RichTextWidget.tsx';
+
+export type { FormContext } from './fields/form-context.ts';
 
 function choicesOf(props: WidgetProps): ResolvedOption[] {
   return ((props.options as { choices?: ResolvedOption[] }).choices ?? []) as ResolvedOption[];
@@ -88,6 +92,8 @@ export const formWidgets: RegistryWidgetsType = {
   choiceCheckboxes: ChoiceCheckboxes,
   switch: SwitchWidget,
   imageUrl: ImageUrlWidget,
+  richText: RichTextWidget,
+  checkboxTree: CheckboxTreeWidget,
 };
 
 /** Root object: one card per section, fields on a grid of the section's columns. Nested objects stack. */

@@ -8,11 +8,21 @@ import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnRender } from '../schema/screen.ts';
+import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
+import { safeHtml } from './fields/RichTextWidget.tsx';
 import { optionLabel, type ResolvedOption } from './options.ts';
 
 export interface ValueFormat {
   render?: ColumnRender;
   precision?: number;
+  /** Values that are texts ({zh, en, es}) show in this language. */
+  lang?: Lang;
+}
+
+/** The text of an HTML value (exports, tooltips): tags dropped, entities decoded, spaces collapsed. */
+export function htmlText(html: string): string {
+  if (typeof DOMParser !== 'undefined') return (new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 const PRESET_COLORS = new Set(['default', 'success', 'processing', 'error', 'warning', 'magenta', 'red', 'volcano', 'orange', 'gold', 'lime', 'green', 'cyan', 'blue', 'geekblue', 'purple']);
@@ -20,6 +30,8 @@ const PRESET_COLORS = new Set(['default', 'success', 'processing', 'error', 'war
 export function formatScalar(value: unknown, fmt: ValueFormat, options: ResolvedOption[] | null, yesNo: [string, string]): string {
   if (value === undefined || value === null || value === '') return '';
   if (Array.isArray(value)) return value.map((v) => formatScalar(v, fmt, options, yesNo)).filter(Boolean).join(', ');
+  if (isI18nText(value)) return textOf(value, fmt.lang ?? 'zh');
+  if (fmt.render === 'html' && typeof value === 'string') return htmlText(value);
   if (options && options.length) {
     const o = optionLabel(options, value);
     if (o) return o.label;
@@ -67,6 +79,7 @@ export function ValueView({ value, fmt, options, link }: { value: unknown; fmt: 
     );
   }
   if (fmt.render === 'image' && typeof value === 'string' && value) return <Image src={value} width={48} height={48} style={{ objectFit: 'cover' }} />;
+  if (fmt.render === 'html' && typeof value === 'string') return <div className="schema-html" data-html dangerouslySetInnerHTML={{ __html: safeHtml(value) }} />;
   const text = formatScalar(value, fmt, options, yesNo);
   if (link && text) return <>{link(text)}</>;
   return <>{text}</>;

@@ -9,10 +9,11 @@ import type { HttpClient } from '../http/client.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { FieldSchema, ResourceDocument } from '../schema/resource.ts';
 import type { Enumerated, Scalar } from '../schema/screen.ts';
-import { textOf, type Lang } from '../schema/texts.ts';
+import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
 import { resolveValue, type ValueContext } from '../schema/values.ts';
 import { valueAt } from '../schema/conditions.ts';
 import { onResourceChanged } from './data-events.ts';
+import { resolveEndpoint } from './endpoints.ts';
 import { useLang, useScreenHost } from './host.ts';
 
 export interface ResolvedOption {
@@ -37,7 +38,7 @@ export function fieldSchemaOf(doc: ResourceDocument | undefined, path: string): 
 /** Options that need no request: inline ones, else the property's (or its items') enum. */
 export function staticOptions(e: Enumerated, prop: FieldSchema | undefined, lang: Lang): ResolvedOption[] | null {
   if (e.options) return e.options.map((o) => ({ value: o.value, label: textOf(o.label, lang), color: o.color }));
-  if (e.dict || e.optionsFrom) return null;
+  if (e.dict || e.optionsFrom || e.optionsEndpoint) return null;
   const source = prop?.enum ? prop : prop?.items?.enum ? prop.items : undefined;
   if (!source?.enum) return null;
   return source.enum.map((value, i) => ({ value, label: source['x-enumTitles']?.[i] ? textOf(source['x-enumTitles'][i], lang) : String(value) }));
@@ -61,12 +62,45 @@ function fetchOptionRecords(http: HttpClient, url: string, query: Record<string,
   return hit;
 }
 
-export function optionsFromRecords(registry: SchemaRegistry, e: Enumerated, rows: Record<string, unknown>[]): ResolvedOption[] {
+/** A label that may be a text in every language. */
+function labelText(v: unknown, fallback: unknown, lang: Lang): string {
+  if (isI18nText(v)) return textOf(v, lang);
+  return String(v ?? fallback ?? '');
+}
+
+export function optionsFromRecords(registry: SchemaRegistry, e: Enumerated, rows: Record<string, unknown>[], lang: Lang = 'zh'): ResolvedOption[] {
   const src = e.optionsFrom!;
   const doc = registry.resource(src.resource);
   const valueField = src.valueField ?? 'id';
   const labelField = src.labelField ?? doc?.displayField ?? 'id';
-  return rows.map((r) => ({ value: valueAt(r, valueField) as Scalar, label: String(valueAt(r, labelField) ?? valueAt(r, valueField) ?? '') }));
+  return rows.map((r) => ({ value: valueAt(r, valueField) as Scalar, label: labelText(valueAt(r, labelField), valueAt(r, valueField), lang) }));
+}
+
+/** Options of an `optionsEndpoint` reply: an array, a page's rows, or the array at `rows`. */
+export function optionsFromReply(data: unknown, spec: { rows?: string; valueField?: string; labelField?: string }, lang: Lang): ResolvedOption[] {
+  const list = spec.rows ? valueAt(data, spec.rows) : Array.isArray(data) ? data : valueAt(data, 'rows');
+  if (!Array.isArray(list)) return [];
+  const valueField = spec.valueField ?? 'value';
+  const labelField = spec.labelField ?? 'label';
+  return list.map((r) => {
+    const color = valueAt(r, 'color');
+    return { value: valueAt(r, valueField) as Scalar, label: labelText(valueAt(r, labelField), valueAt(r, valueField), lang), ...(typeof color === 'string' ? { color } : {}) };
+  });
+}
+
+const replyCache = new Map<string, Promise<unknown>>();
+onResourceChanged(() => replyCache.clear());
+
+/** A reply's data (dictionaries, option endpoints), cached like option records. */
+function fetchReply(http: HttpClient, method: string, url: string): Promise<unknown> {
+  const key = `${method} ${url}`;
+  let hit = replyCache.get(key);
+  if (!hit) {
+    hit = http.request<unknown>({ method: method as 'GET', url, quiet: true }).then((env) => env.data);
+    hit.catch(() => replyCache.delete(key));
+    replyCache.set(key, hit);
+  }
+  return hit;
 }
 
 export interface OptionSource {
@@ -91,6 +125,11 @@ export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}):
     if (s.e.optionsFrom) {
       const filter = Object.entries(s.e.optionsFrom.filter ?? {}).map(([k, ref]) => [k, resolveValue(ref, ctx) ?? null] as const);
       return { kind: 'from' as const, resource: s.e.optionsFrom.resource, filter, valueField: s.e.optionsFrom.valueField, labelField: s.e.optionsFrom.labelField };
+    }
+    if (s.e.optionsEndpoint) {
+      const ep = resolveEndpoint(s.e.optionsEndpoint.endpoint, ctx, host.registry, undefined);
+      const { rows, valueField, labelField } = s.e.optionsEndpoint;
+      return { kind: 'endpoint' as const, method: ep?.method ?? 'GET', url: ep?.url ?? null, rows, valueField, labelField };
     }
     if (s.e.dict) return { kind: 'dict' as const, code: s.e.dict };
     return null;
@@ -117,12 +156,22 @@ export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}):
         const doc = host.registry.resource(r.resource);
         if (!doc || r.filter.some(([, v]) => v === null || v === '')) return done([]);
         fetchOptionRecords(http, `${doc.basePath}/page`, Object.fromEntries(r.filter) as Record<string, Scalar>)
-          .then((rows) => done(optionsFromRecords(host.registry, { optionsFrom: { resource: r.resource, valueField: r.valueField, labelField: r.labelField } }, rows)))
+          .then((rows) => done(optionsFromRecords(host.registry, { optionsFrom: { resource: r.resource, valueField: r.valueField, labelField: r.labelField } }, rows, lang)))
+          .catch(() => done([]));
+      } else if (r.kind === 'endpoint') {
+        if (!r.url) return done([]);
+        fetchReply(http, r.method, r.url)
+          .then((data) => done(optionsFromReply(data, r, lang)))
           .catch(() => done([]));
       } else if (host.dictionary) {
         host
           .dictionary(r.code)
           .then((opts) => done(opts.map((o) => ({ value: o.value, label: textOf(o.label, lang), color: o.color }))))
+          .catch(() => done(null));
+      } else {
+        // The server's dictionaries (GET /api/dict/{code}/items, any signed-in user).
+        fetchReply(http, 'GET', `/api/dict/${encodeURIComponent(r.code)}/items`)
+          .then((data) => done(optionsFromReply(data, {}, lang)))
           .catch(() => done(null));
       }
     });
