@@ -51,5 +51,5 @@ describe('schema snapshots', () => {
     await settled(h, container);
     const html = stableHtml(container, (el) => prettyDOM(el, Number.POSITIVE_INFINITY, { highlight: false }) || '');
     await expect(html).toMatchFileSnapshot(`./__snapshots__/schemas/${file.replace(/^schemas\//, '')}.html`);
-  });
+  }, 60_000);
 });

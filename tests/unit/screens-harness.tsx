@@ -119,7 +119,7 @@ export async function settled(h: Harness, container: HTMLElement): Promise<void>
       if (h.transport.pending() > 0) throw new Error('requests pending');
       if (container.querySelector('.ant-skeleton, [aria-busy="true"], .sg-overlay')) throw new Error('still loading');
     },
-    { timeout: 5000 },
+    { timeout: 30_000 },
   );
   await new Promise((r) => setTimeout(r, 20));
   if (h.transport.pending() > 0) return settled(h, container);
