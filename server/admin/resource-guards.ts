@@ -23,9 +23,8 @@ type Mode = 'create' | 'update' | 'delete';
 
 interface Guard {
   basePath: string;
-  menu: string;
-  /** The element code a write of `mode` needs (as the resource document says). */
-  element: (mode: Mode) => string;
+  /** The resource's authority and its aliases (as its document says). */
+  menus: string[];
   write?: (ctx: WriteContext) => Promise<void>;
   remove?: (ctx: RemoveContext) => Promise<void>;
 }
@@ -65,8 +64,6 @@ const uniqueCode = (resource: string) => async (ctx: WriteContext) => {
   }
 };
 
-const actions = (menu: string) => (mode: Mode) => `${menu}:${mode === 'create' ? 'add' : mode === 'update' ? 'edit' : 'delete'}`;
-
 export const ARTICLE_PUBLISH_ELEMENT = 'articleManageIndex:publish';
 /** Article status: 0 draft, 1 published. */
 export const ARTICLE_PUBLISHED = 1;
@@ -74,8 +71,7 @@ export const ARTICLE_PUBLISHED = 1;
 const GUARDS: Guard[] = [
   {
     basePath: '/api/admin/dicts',
-    menu: 'dictManager',
-    element: actions('dictManager'),
+    menus: ['dictManager'],
     async write(ctx) {
       await uniqueCode('dicts')(ctx);
       const items = Array.isArray(ctx.body.items) ? (ctx.body.items as { value?: unknown }[]) : [];
@@ -89,8 +85,7 @@ const GUARDS: Guard[] = [
   },
   {
     basePath: '/api/admin/roleCategories',
-    menu: 'groupTypeManager',
-    element: actions('groupTypeManager'),
+    menus: ['groupTypeManager', 'groupManager'],
     write: uniqueCode('roleCategories'),
     async remove({ req, ids }) {
       const { rows } = await req.server.db.query<{ n: number }>(
@@ -103,8 +98,7 @@ const GUARDS: Guard[] = [
   },
   {
     basePath: '/api/promotion/appVersions',
-    menu: 'versionControl',
-    element: actions('versionControl'),
+    menus: ['versionControl'],
     async write({ req, body, id, allowed }) {
       if (!allowed || typeof body.platform !== 'string' || typeof body.versionCode !== 'number') return;
       const { rows } = await req.server.db.query(
@@ -117,8 +111,7 @@ const GUARDS: Guard[] = [
   },
   {
     basePath: '/api/articleManage/articles',
-    menu: 'articleManageIndex',
-    element: actions('articleManageIndex'),
+    menus: ['articleManageIndex'],
     async write({ req, user, mode, id, body, allowed }) {
       if (typeof body.content === 'string') body.content = sanitizeHtml(body.content);
       if (!allowed) return;
@@ -155,8 +148,10 @@ function guardFor(url: string): { guard: Guard; kind: 'collection' | 'record' | 
   return null;
 }
 
+/** The engine's own rule (accessKeys): a menu code and its element code of the action, for the authority or an alias. */
 function holdsWrite(user: SessionUser, guard: Guard, mode: Mode): boolean {
-  return user.menus.has(guard.menu) && user.elements.has(guard.element(mode));
+  const action = mode === 'create' ? 'add' : mode === 'update' ? 'edit' : 'delete';
+  return guard.menus.some((menu) => user.menus.has(menu) && user.elements.has(`${menu}:${action}`));
 }
 
 function preHandlerFor(guard: Guard, mode: Mode, kind: 'collection' | 'record' | 'batch'): preHandlerAsyncHookHandler | null {

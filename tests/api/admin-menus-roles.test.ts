@@ -267,6 +267,11 @@ describe.each(engines())('menu tree, roles and permissions on $name', (engine) =
       expect((await f.as('provider', 'PUT', `/api/admin/role/${adminRole}`, { version: 1, description: 'mine' })).status).toBe(40301);
       expect((await f.as('provider', 'DELETE', `/api/admin/role/${adminRole}`)).status).toBe(40301);
       expect((await role('platformAdmin')).menus.length).toBeGreaterThan(100);
+      // Role categories come with the role screen: readable, and their rules hold for the delegate too.
+      expect((await f.as('provider', 'GET', '/api/admin/roleCategories/page')).status).toBe(200);
+      const dup = await f.as('provider', 'POST', '/api/admin/roleCategories', { code: 'industry', name: T('x'), position: 1 });
+      expect(dup.status).toBe(40001);
+      expect(dup.data.errors[0].field).toBe('code');
     });
   });
 });
