@@ -104,7 +104,8 @@ function textProblems(node: unknown, pointer: string, file: string, out: SchemaP
   }
   if (node === null || typeof node !== 'object') return;
   const o = node as Record<string, unknown>;
-  if (LANGS.some((l) => l in o)) {
+  // A JSON Schema `properties` object may name its properties zh, en and es (a text's schema): not a text itself.
+  if (LANGS.some((l) => l in o) && !pointer.endsWith('/properties')) {
     const missing = LANGS.filter((l) => typeof o[l] !== 'string' || (o[l] as string).trim() === '');
     if (missing.length) out.push({ file, pointer, message: `text lacks ${missing.join(', ')} (every text needs zh, en and es)`, severity: 'error' });
   }
@@ -156,7 +157,7 @@ export async function checkSchemas(opts: { root?: string; server?: boolean } = {
       servedFn = served(found.routes);
     }
   }
-  const reg = buildRegistry(docs, { widgetNames: WIDGET_NAMES, served: servedFn });
+  const reg = buildRegistry(docs, { widgetNames: WIDGET_NAMES, served: servedFn ?? 'resources-only' });
   // A text the meta-schema already refused need not be reported twice.
   const refusedTexts = new Set(reg.problems.map((p) => `${p.file}\u0000${p.pointer.replace(/\/(zh|en|es)$/, '')}`));
   const texts = extra.filter((p) => !(p.message.startsWith('text lacks') && refusedTexts.has(`${p.file}\u0000${p.pointer}`)));

@@ -13,6 +13,7 @@ import type { SchemaRegistry } from '../schema/registry.ts';
 import { screenRoutes } from '../schema/screen.ts';
 import type { I18nText } from '../schema/texts.ts';
 import { sectionRoots } from '../routing/section-roots.ts';
+import { PublicFrame } from '../screens/PublicFrame.tsx';
 import { BrokenScreenView, RoutedScreen } from '../screens/ScreenView.tsx';
 import { SectionRootRedirect } from '../screens/SectionRootRedirect.tsx';
 import type { ScreenRoute } from './screens.ts';
@@ -23,14 +24,17 @@ export function schemaScreenRoutes(registry: SchemaRegistry): ScreenRoute[] {
   const out: ScreenRoute[] = [];
   const taken = new Set<string>();
   for (const { screen } of registry.screens.values()) {
-    const meta = { id: screen.id, title: screen.title, icon: screen.icon, keepAlive: !!screen.keepAlive, hidden: !!screen.hidden };
+    // A public screen is in no menu and needs no session: AppRoutes mounts it outside the gate.
+    const meta = { id: screen.id, title: screen.title, icon: screen.icon, keepAlive: !!screen.keepAlive, hidden: !!screen.hidden || !!screen.public };
     for (const r of screenRoutes(screen)) {
       taken.add(r.route.toLowerCase());
+      const routed = createElement(RoutedScreen, { key: r.route, registry, screenId: screen.id, pattern: r.route, authority: r.authority });
       out.push({
         path: r.route,
         authority: r.authority,
-        element: createElement(RoutedScreen, { key: r.route, registry, screenId: screen.id, pattern: r.route, authority: r.authority }),
+        element: screen.public ? createElement(PublicFrame, null, routed) : routed,
         meta,
+        ...(screen.public ? { public: true } : {}),
       });
     }
   }

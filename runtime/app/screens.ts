@@ -28,4 +28,6 @@ export interface ScreenMeta {
 export interface ScreenRoute extends GatedRoute {
   element: ReactNode;
   meta: ScreenMeta;
+  /** Readable without a session (a `public: true` screen): routed outside the session gate. */
+  public?: boolean;
 }

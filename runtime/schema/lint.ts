@@ -14,6 +14,7 @@ import {
   type ParamMap, type Screen, type TableParts, type ValueRef,
 } from './screen.ts';
 import { escapePointerSegment, type SchemaProblem, type Severity } from './validate.ts';
+import { isPublicPath } from '../routing/access.ts';
 import { parseRef, type ValueRoot } from './values.ts';
 
 /** Resource documents as the resource engine reads them (aliases are optional there). */
@@ -32,10 +33,13 @@ export interface LintInput {
   /** Names of resource documents that exist but are invalid (so a screen naming one is not blamed twice). */
   invalidResources?: ReadonlySet<string>;
   /**
-   * Whether the server serves `method path` (from its OpenAPI document). Absent: only the
-   * resources' own endpoints are known, and any other literal endpoint is an error.
+   * Whether the server serves `method path` (from its OpenAPI document).
+   * `'resources-only'`: the server's routes could not be read, so only the resources' own
+   * endpoints are known and any other literal endpoint is an error (schemas:check without
+   * the server). Absent: the server's routes are unknown here (the console, the snapshot
+   * tests), so literal endpoints are taken on trust; schemas:check is where they are verified.
    */
-  served?: (method: HttpMethod, path: string) => boolean;
+  served?: ((method: HttpMethod, path: string) => boolean) | 'resources-only';
 }
 
 /** Route patterns compare equal whatever their parameters are called. */
@@ -137,6 +141,12 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
     if (screen.resource && !resource) add('/resource', missingResource(screen.resource));
     if (resource) checkGrants(resource, authorities, '/resource', add);
 
+    // --- public screens ------------------------------------------------------------
+    if (screen.public)
+      routes.forEach((r, i) => {
+        if (!isPublicPath(r.route)) add(i === 0 && screen.route ? '/route' : `/aliases/${screen.route ? i - 1 : i}/route`, `"${r.route}" is not a public path of the access rules (runtime/routing/access.ts), so visitors without a session would be sent to the login page`);
+      });
+
     // --- texts -------------------------------------------------------------------
     walkTexts(screen, '', (pointer, langs) => add(pointer, `${langs.join(' and ')} still copied from another language (untranslated)`, 'warning'));
 
@@ -202,8 +212,8 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
         method = e.method ?? 'GET';
         path = e.path;
         const known = [...input.resources.values()].some((r) => resourceEndpoints(r).some((x) => x.method === method && pathsMatch(x.path, path)));
-        if (!known) {
-          if (!input.served) add(`${at}/path`, `${method} ${path} is served by no resource (the server's OpenAPI document was not available to check other routes)`);
+        if (!known && input.served) {
+          if (input.served === 'resources-only') add(`${at}/path`, `${method} ${path} is served by no resource (the server's OpenAPI document was not available to check other routes)`);
           else if (!input.served(method, path)) add(`${at}/path`, `${method} ${path} is not served by the server (not in its OpenAPI document)`);
         }
       }
@@ -211,8 +221,10 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
       for (const p of params) if (!e.params || !(p in e.params)) add(`${at}/params`, `has no value for :${p} of ${method} ${path}`);
       for (const p of Object.keys(e.params ?? {})) if (!params.includes(p)) add(`${at}/params/${escapePointerSegment(p)}`, `${method} ${path} has no parameter :${p}`);
       checkRefs(e.params, `${at}/params`, ctx, rowRes, recordRes);
+      if (!isResourceEndpoint(e)) checkRefs(e.query, `${at}/query`, ctx, rowRes, recordRes);
     };
-    const checkOptions = (x: Enumerated, at: string) => {
+    const checkOptions = (x: Enumerated, at: string, ctx: Context = 'screen', recordRes?: Resource) => {
+      if (x.optionsEndpoint) checkEndpoint(x.optionsEndpoint.endpoint, `${at}/optionsEndpoint/endpoint`, ctx, undefined, recordRes);
       if (!x.optionsFrom) return;
       const r = input.resources.get(x.optionsFrom.resource);
       if (!r) return add(`${at}/optionsFrom/resource`, missingResource(x.optionsFrom.resource));
@@ -225,9 +237,10 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
     };
     const checkEnumRender = (x: Enumerated & { field: string; render?: string }, at: string, r: Resource | undefined) => {
       if (x.render !== 'tag' && x.render !== 'enum') return;
-      if (x.options || x.dict || x.optionsFrom || !r) return;
+      if (x.options || x.dict || x.optionsFrom || x.optionsEndpoint || !r) return;
       const prop = r.record.properties[x.field];
-      if (!(prop?.enum && prop['x-enumTitles']) && !r.references?.[x.field])
+      const labelled = (p: FieldSchema | undefined) => !!(p?.enum && p['x-enumTitles']);
+      if (!labelled(prop) && !labelled(prop?.items) && !r.references?.[x.field])
         add(`${at}/render`, `render ${x.render} needs options, dict or optionsFrom, or a record property with enum and x-enumTitles`);
     };
     const checkActions = (list: Action[] | undefined, at: string, ctx: Context, rowRes: Resource | undefined, recordRes: Resource | undefined) => {
@@ -267,6 +280,14 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
           case 'call':
             checkEndpoint(a.endpoint, `${p}/endpoint`, ctx, rowRes, recordRes);
             checkRefs(a.body, `${p}/body`, ctx, rowRes, recordRes);
+            if (a.prompt && a.body && a.prompt.field in a.body) add(`${p}/prompt/field`, `"${a.prompt.field}" is also a property of the body; the prompt would overwrite it`);
+            if (a.prompt?.pattern) {
+              try {
+                new RegExp(a.prompt.pattern);
+              } catch {
+                add(`${p}/prompt/pattern`, 'is not a valid regular expression');
+              }
+            }
             break;
           case 'export':
             if (ctx !== 'toolbar') add(`${p}/kind`, 'export acts on the current query: put it in the toolbar');
@@ -304,6 +325,8 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
       if (r && t.rowKey) checkField(r, t.rowKey, `${at}/rowKey`, 'row');
       if (r && t.pageSize && t.pageSize > MAX_PAGE_SIZE) add(`${at}/pageSize`, `the resource engine serves at most ${MAX_PAGE_SIZE} rows a page`);
       if (t.selection === 'none' && t.batchActions?.length) add(`${at}/selection`, 'batch actions need row selection');
+      if (r && t.tree?.parentField) checkField(r, t.tree.parentField, `${at}/tree/parentField`, 'row');
+      if (t.tree?.parentField && t.tree.children) add(`${at}/tree`, 'give either children (nested rows) or parentField (rows assembled by parent), not both');
       checkActions(t.toolbar, `${at}/toolbar`, related ? 'record' : 'toolbar', r, parent);
       checkActions(t.rowActions, `${at}/rowActions`, rowCtx, r, parent);
       checkActions(t.batchActions, `${at}/batchActions`, 'batch', r, parent);
@@ -325,27 +348,46 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
           if (!params.includes(modeParam) && screen.defaultMode && screen.defaultMode !== 'add' && !params.includes(idParam))
             add(at, `has no :${idParam}, but the default mode ${screen.defaultMode} needs the record id`);
         });
+        // A form without a resource carries its own record schema (and its own endpoints).
+        const model: Resource | undefined =
+          resource ?? (screen.record ? ({ name: `${screen.id} (record)`, record: screen.record, searchable: [], sortable: [], references: {} } as unknown as Resource) : undefined);
+        if (!resource && screen.record) {
+          if (!screen.endpoints?.create && !screen.endpoints?.update) add('/endpoints', 'a form without a resource needs endpoints.create or endpoints.update');
+          const editable = routes.some((r) => routeParams(r.route).includes(modeParam)) || (screen.defaultMode ?? 'add') !== 'add';
+          if (editable && !screen.endpoints?.load) add('/endpoints', 'a form without a resource that edits or shows records needs endpoints.load');
+        }
         const seen = new Set<string>();
+        const trees: { field: string; leafField?: string; at: string }[] = [];
         screen.sections.forEach((s, si) => {
-          checkCondition(s.when, `/sections/${si}/when`, resource);
+          checkCondition(s.when, `/sections/${si}/when`, model);
           s.fields.forEach((f, fi) => {
             const p = `/sections/${si}/fields/${fi}`;
-            if (resource && !(f.field in resource.record.properties)) add(`${p}/field`, `"${f.field}" is not a property of resource "${resource.name}"'s record`);
+            if (model && !(f.field in model.record.properties)) add(`${p}/field`, `"${f.field}" is not a property of ${resource ? `resource "${model.name}"'s record` : 'the form\'s record'}`);
             if (seen.has(f.field)) add(`${p}/field`, `"${f.field}" appears twice on the form`);
             seen.add(f.field);
             if (f.span && f.span > (s.columns ?? 2)) add(`${p}/span`, `spans ${f.span} columns; the section has ${s.columns ?? 2}`);
-            checkCondition(f.when, `${p}/when`, resource);
-            checkOptions(f, p);
+            checkCondition(f.when, `${p}/when`, model);
+            checkOptions(f, p, 'record', model);
+            if (f.tree) {
+              if (f.widget !== 'checkboxTree') add(`${p}/tree`, 'only a checkboxTree field reads a tree');
+              checkEndpoint(f.tree.endpoint, `${p}/tree/endpoint`, 'record', undefined, model);
+              if (!!f.tree.leaves !== !!f.tree.leafField) add(`${p}/tree`, 'leaves and leafField go together');
+              trees.push({ field: f.field, leafField: f.tree.leafField, at: p });
+              const prop = model?.record.properties[f.field];
+              if (prop && prop.type !== 'array') add(`${p}/widget`, `a checkboxTree holds a list; "${f.field}" is a ${prop.type}`);
+            }
           });
         });
-        if (resource) {
-          for (const req of resource.record.required ?? []) {
-            if (!seen.has(req)) add('/sections', `required property "${req}" of resource "${resource.name}" is not on the form, so adding a record cannot succeed`, 'warning');
+        for (const t of trees)
+          if (t.leafField && !seen.has(t.leafField)) add(`${t.at}/tree/leafField`, `"${t.leafField}" is not a field of this form (add it, e.g. with widget hidden)`);
+        if (model) {
+          for (const req of model.record.required ?? []) {
+            if (!seen.has(req)) add('/sections', `required property "${req}" of ${resource ? `resource "${model.name}"` : "the form's record"} is not on the form, so adding a record cannot succeed`, 'warning');
           }
         }
-        for (const [k, e] of Object.entries(screen.endpoints ?? {})) if (e) checkEndpoint(e, `/endpoints/${k}`, 'record', resource, resource);
-        if (screen.afterSubmit && typeof screen.afterSubmit === 'object') checkNavigate(screen.afterSubmit, '/afterSubmit', 'record', undefined, resource);
-        checkActions(screen.actions, '/actions', 'record', undefined, resource);
+        for (const [k, e] of Object.entries(screen.endpoints ?? {})) if (e) checkEndpoint(e, `/endpoints/${k}`, 'record', model, model);
+        if (screen.afterSubmit && typeof screen.afterSubmit === 'object') checkNavigate(screen.afterSubmit, '/afterSubmit', 'record', undefined, model);
+        checkActions(screen.actions, '/actions', 'record', undefined, model);
         break;
       }
       case 'detail': {
@@ -447,7 +489,8 @@ export function fieldKnown(r: Resource, path: string, use: 'row' | 'record'): bo
   let prop: FieldSchema | undefined = r.record.properties[head];
   for (const seg of rest) {
     if (!prop) return false;
-    prop = prop.type === 'array' ? (/^\d+$/.test(seg) ? prop.items : undefined) : prop.properties?.[seg];
+    // Through an array: an index, or (as columns pluck) a property of its items.
+    prop = prop.type === 'array' ? (/^\d+$/.test(seg) ? prop.items : prop.items?.properties?.[seg]) : prop.properties?.[seg];
   }
   return !!prop;
 }

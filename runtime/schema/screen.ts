@@ -6,6 +6,7 @@
  * the tools import this module too.
  */
 import type { Condition, Scalar } from './conditions.ts';
+import type { RecordSchema } from './resource.ts';
 import type { I18nText } from './texts.ts';
 
 export type { Condition, Scalar } from './conditions.ts';
@@ -48,6 +49,8 @@ export interface LiteralEndpoint {
   /** Default GET. */
   method?: HttpMethod;
   params?: ParamMap;
+  /** Search parameters added to the URL (calls whose server reads `?id=…&status=…`); empty values are left out. */
+  query?: ParamMap;
 }
 
 export const RESOURCE_OPERATIONS = ['page', 'read', 'create', 'update', 'delete', 'batchDelete'] as const;
@@ -92,11 +95,29 @@ export interface OptionsFrom {
   filter?: Record<string, ValueRef>;
 }
 
-/** Enumerations come from inline `options`, a server dictionary `dict` (by code) or `optionsFrom`. */
+/**
+ * Options read from any endpoint: its reply `data` is an array, or a page whose `rows`
+ * (or the array at `rows`) are the options. Labels may be texts ({zh, en, es}).
+ */
+export interface OptionsEndpoint {
+  endpoint: EndpointRef;
+  /** Dot path of the array in `data`; default `data` itself, or its `rows` when it is a page. */
+  rows?: string;
+  /** Default "value". */
+  valueField?: string;
+  /** Default "label"; a text object shows in the current language. */
+  labelField?: string;
+}
+
+/**
+ * Enumerations come from inline `options`, a server dictionary `dict` (by code),
+ * `optionsFrom` (another resource's records) or `optionsEndpoint` (any endpoint).
+ */
 export interface Enumerated {
   options?: Option[];
   dict?: string;
   optionsFrom?: OptionsFrom;
+  optionsEndpoint?: OptionsEndpoint;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -150,11 +171,35 @@ export interface OpenFormAction extends ActionBase {
   initial?: ParamMap;
 }
 
+/** A value asked of the user before a call (a rejection reason, a new password), sent in the body. */
+export interface PromptField {
+  /** The body property that receives the value. */
+  field: string;
+  label: I18nText;
+  /** Default true: the call is not made without a value. */
+  required?: boolean;
+  /** A text area instead of a one-line input. */
+  multiline?: boolean;
+  /** A masked input (passwords). */
+  secret?: boolean;
+  maxLength?: number;
+  /** Regular expression the value must match (the server checks it anyway). */
+  pattern?: string;
+}
+
 export interface CallAction extends ActionBase {
   kind: 'call';
   endpoint: EndpointRef;
   /** JSON body; each value is taken from the context. */
   body?: ParamMap;
+  /** Asked in the confirmation dialog; the answer goes into the body under `prompt.field`. */
+  prompt?: PromptField;
+  /**
+   * Data sets this call changes besides the screen's resource (resource names or other
+   * names, e.g. "notices"): announced after success, so that every list, option list and
+   * shell part bound to them reads again (runtime/screens/data-events.ts).
+   */
+  announces?: string[];
   /** Asked before calling; `{name}` placeholders are filled from the row's fields. */
   confirm?: I18nText;
   /** Shown after success; default the server's message. */
@@ -183,7 +228,7 @@ export type ActionKind = Action['kind'];
 // ---------------------------------------------------------------------------------------
 // Table
 
-export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum'] as const;
+export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum', 'html'] as const;
 export type ColumnRender = (typeof COLUMN_RENDERS)[number];
 
 export interface Column extends Enumerated {
@@ -229,6 +274,11 @@ export interface Filter extends Enumerated {
   title?: I18nText;
   placeholder?: I18nText;
   default?: Scalar | Scalar[];
+  /**
+   * Query parameter names of a two-value filter (range op, dateRange, datetimeRange),
+   * when the server names them otherwise than `<field>From` / `<field>To`.
+   */
+  paramNames?: { from: string; to: string };
 }
 
 /** A filter every request carries, its value from the context (e.g. a route parameter); eq. */
@@ -237,9 +287,23 @@ export interface FixedFilter {
   value: ValueRef;
 }
 
+/**
+ * Rows shown as a tree: each row's children are in its `children` array, or rows are
+ * assembled under the row whose row key equals their `parentField`. The first column
+ * carries the indentation and the expand toggle.
+ */
+export interface TreeTable {
+  /** Default "children" (when `parentField` is absent). */
+  children?: string;
+  parentField?: string;
+  /** Whether branches start expanded; default true. */
+  expanded?: boolean;
+}
+
 /** The parts a table shares with a detail screen's related lists. */
 export interface TableParts {
   columns: Column[];
+  tree?: TreeTable;
   filters?: Filter[];
   fixedFilters?: FixedFilter[];
   toolbar?: Action[];
@@ -260,15 +324,47 @@ export interface TableParts {
 
 export const FORM_WIDGETS = [
   'input', 'textarea', 'password', 'number', 'select', 'multiSelect', 'radio', 'checkboxes',
-  'switch', 'date', 'datetime', 'image', 'file', 'richText',
+  'switch', 'date', 'datetime', 'image', 'file', 'richText', 'checkboxTree', 'hidden',
 ] as const;
 export type FormWidget = (typeof FORM_WIDGETS)[number];
+
+/**
+ * The nodes of a `checkboxTree` field, read from an endpoint. Checked node keys are the
+ * field's value (a list); keys of the `leaves` of each node (e.g. a menu's element codes)
+ * go to the form field `leafField` instead. Checking a node checks its ancestors;
+ * unchecking it unchecks its descendants.
+ */
+export interface TreeSource {
+  endpoint: EndpointRef;
+  /** Dot path of the node array in the reply's `data`; default `data`. */
+  rows?: string;
+  /** Node property holding the key; default "key". */
+  key?: string;
+  /** Node property holding the label (a string or a text); default "title". */
+  label?: string;
+  /** Default "children". */
+  children?: string;
+  /** Node property holding leaf nodes that go to `leafField`. */
+  leaves?: string;
+  leafField?: string;
+}
 
 export interface FormField extends Enumerated {
   /** A property of the record schema. */
   field: string;
+  /**
+   * Where the loaded record holds this field's value, when not under the field's own name:
+   * a dot path; through an array it yields the list of the rest of the path
+   * ("roles.id" of {roles: [{id: 1}, {id: 2}]} is [1, 2]).
+   */
+  source?: string;
+  /** The nodes of a `checkboxTree`. */
+  tree?: TreeSource;
   title?: I18nText;
-  /** Default from the record schema: enum → select, boolean → switch, number → number, else input. */
+  /**
+   * Default from the record schema: enum → select, boolean → switch, number → number, else
+   * input. `hidden` carries the value (submitted) without showing it.
+   */
   widget?: FormWidget;
   /** Grid columns this field spans within its section (1 … section columns). */
   span?: number;
@@ -345,6 +441,8 @@ export interface StatBlock {
   icon?: string;
   precision?: number;
   span?: number;
+  /** Labels (and colours) of values that are words, e.g. a state "up" / "down". */
+  options?: Option[];
 }
 
 export const CHART_TYPES = ['line', 'bar', 'pie'] as const;
@@ -404,6 +502,11 @@ export interface ScreenBase {
   keepAlive?: boolean;
   /** Not listed in menus or breadcrumbs (routes reached by actions). */
   hidden?: boolean;
+  /**
+   * Readable without a session (articles before login): routed outside the session gate
+   * and the console layout. Every route must be a public path of runtime/routing/access.ts.
+   */
+  public?: boolean;
   /** Name of the resource document the screen is bound to. */
   resource?: string;
 }
@@ -423,8 +526,16 @@ export interface FormScreen extends ScreenBase {
   /** Mode when the route has no mode parameter (embedded or opened by an action without one); default add. */
   defaultMode?: FormMode;
   sections: FormSection[];
+  /**
+   * The record schema when the form is not bound to a resource (a call of its own, e.g.
+   * users or menus): the same bounded draft-07 subset as a resource's `record`, with
+   * `x-title` labels. Then `endpoints` say where to load and save.
+   */
+  record?: RecordSchema;
   /** Endpoints replacing the resource's read / create / update. */
   endpoints?: { load?: EndpointRef; create?: EndpointRef; update?: EndpointRef };
+  /** Data sets a save changes besides the resource (see CallAction.announces). */
+  announces?: string[];
   /** After a successful submit: go back (default), stay, or navigate. */
   afterSubmit?: 'back' | 'stay' | NavigateTarget;
   /** Extra actions in the form's footer, tested against the record. */

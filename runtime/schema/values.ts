@@ -39,3 +39,18 @@ export function resolveParams(map: ParamMap | undefined, ctx: ValueContext): Rec
   for (const [name, ref] of Object.entries(map ?? {})) out[name] = resolveValue(ref, ctx);
   return out;
 }
+
+/**
+ * A dot path that maps over arrays on its way: "roles.id" of {roles: [{id: 1}, {id: 2}]}
+ * is [1, 2], "roles.name" a list of texts. Own properties only, like `valueAt`.
+ */
+export function pluck(data: unknown, path: string): unknown {
+  const segs = path.split('.');
+  const walk = (cur: unknown, i: number): unknown => {
+    if (i === segs.length) return cur;
+    if (Array.isArray(cur) && !/^\d+$/.test(segs[i])) return cur.map((x) => walk(x, i)).filter((x) => x !== undefined);
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, segs[i])) return undefined;
+    return walk((cur as Record<string, unknown>)[segs[i]], i + 1);
+  };
+  return walk(data, 0);
+}

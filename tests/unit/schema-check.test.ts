@@ -69,6 +69,7 @@ describe('schemas:new', () => {
 
   it('scaffolds a resource with list, form and detail screens that pass the check', async () => {
     cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
+    const before = (await checkSchemas({ root: dir, server: false })).counts.screen;
     const files = scaffold({ root: dir, name: 'farmWork', authority: 'farmWork', scope: 'platform' });
     expect(files).toEqual([
       'schemas/resources/farmWork.json',
@@ -79,8 +80,12 @@ describe('schemas:new', () => {
     const manager = JSON.parse(readFileSync(join(dir, files[1]), 'utf8'));
     expect(manager).toMatchObject({ kind: 'table', route: '/bigData-kms/farmWork', authority: 'farmWork', resource: 'farmWork' });
     const result = await checkSchemas({ root: dir, server: false });
-    expect(result.problems.filter((p) => p.severity === 'error'), report(result)).toEqual([]);
-    expect(result.counts.screen).toBe(10);
+    // Without the server, the repository's screens over server calls of their own (users,
+    // menus, monitoring) cannot have their literal endpoints verified: those are the only
+    // errors allowed here, and never in the scaffolded documents.
+    const unverified = (p: { message: string }) => p.message.includes("the server's OpenAPI document was not available");
+    expect(result.problems.filter((p) => p.severity === 'error' && (!unverified(p) || p.file.includes('farmWork'))), report(result)).toEqual([]);
+    expect(result.counts.screen).toBe(before + 3);
     expect(() => scaffold({ root: dir, name: 'farmWork' })).toThrow(/would overwrite/);
   });
 

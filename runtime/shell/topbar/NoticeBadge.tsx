@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
+import { onResourceChanged } from '../../screens/data-events.ts';
 import { userInfoAtom } from '../../session/atoms.ts';
 import { useShellApi } from '../hooks.ts';
 import { NOTICE_PATH } from '../route-meta.ts';
@@ -12,6 +13,9 @@ import { badgeText, NOTICE_BADGE_MAX } from './badge-text.ts';
 
 /** Other sessions and senders change the count too; a minute keeps it fresh without chatter. */
 export const NOTICE_POLL_MS = 60_000;
+
+/** The data set a screen announces after changing notices (a call action's `announces`). */
+export const NOTICE_DATA_SET = 'notices';
 
 /**
  * The unread-notice badge (spec 2.6, 4, 7.3): hidden at 0, "10+" above 10, linking to the
@@ -28,6 +32,9 @@ export function NoticeBadge() {
   const [count, setCount] = useState(0);
   const latest = useRef(0);
   const userId = info?.id;
+  // A screen that marked notices read announces it (schema actions' `announces`).
+  const [announced, setAnnounced] = useState(0);
+  useEffect(() => onResourceChanged((name) => name === NOTICE_DATA_SET && setAnnounced((n) => n + 1)), []);
 
   useEffect(() => {
     if (userId === undefined || userId === '') return;
@@ -45,15 +52,20 @@ export function NoticeBadge() {
       alive = false;
       clearInterval(timer);
     };
-  }, [api, userId, version, onNotices]);
+  }, [api, userId, version, onNotices, announced]);
 
   const text = badgeText(count);
   const label = text ? t('shell.notices.unread', { count: text }) : t('shell.notices.none');
   return (
     <Link to={NOTICE_PATH} aria-label={label} title={label} data-testid="notice-badge" data-count={count} style={{ display: 'inline-flex', alignItems: 'center', padding: '0 8px', color: 'inherit' }}>
-      <Badge count={count} overflowCount={NOTICE_BADGE_MAX} size="small">
+      {/* Nothing at 0 (spec 4): no badge element at all, not an empty one fading out. */}
+      {text ? (
+        <Badge count={count} overflowCount={NOTICE_BADGE_MAX} size="small">
+          <BellOutlined style={{ fontSize: 18 }} aria-hidden />
+        </Badge>
+      ) : (
         <BellOutlined style={{ fontSize: 18 }} aria-hidden />
-      </Badge>
+      )}
     </Link>
   );
 }
