@@ -36,8 +36,10 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
   useEffect(() => installGlobalErrorCapture(store), [store]);
 
   const routes = useMemo<RouteObject[]>(() => {
-    const table = buildRouteTable(screens, menuCodes);
+    // Public screens (articles before login) need no session and sit outside the gate.
+    const table = buildRouteTable(screens.filter((s) => !s.public), menuCodes);
     return [
+      ...screens.filter((s) => s.public).map((s) => ({ path: absolute(s.path), element: s.element })),
       { path: LOGIN_PATH, element: <LoginPage /> },
       { path: START_PATH, element: <StartPage /> },
       { path: '/404', element: <NotFoundPage /> },
