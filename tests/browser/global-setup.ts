@@ -13,6 +13,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Origin of the console under test, e.g. http://127.0.0.1:40123. */
     baseUrl: string;
+    /** The development SMS mailbox of that server (codes sent are appended there). */
+    smsMailbox: string;
   }
 }
 
@@ -25,6 +27,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   if (process.env.BROWSER_BASE_URL) {
     project.provide('baseUrl', process.env.BROWSER_BASE_URL.replace(/\/$/, ''));
+    project.provide('smsMailbox', loadConfig().smsMailbox);
     return;
   }
   const root = resolve(import.meta.dirname, '../..');
@@ -49,6 +52,7 @@ export default async function setup(project: TestProject) {
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the test server has no port');
   project.provide('baseUrl', `http://127.0.0.1:${address.port}`);
+  project.provide('smsMailbox', config.smsMailbox);
 
   return async () => {
     await app.close();

@@ -2,6 +2,7 @@ import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, Space } from 'antd';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { ScreenRoute } from '../../app/screens.ts';
@@ -41,7 +42,7 @@ const HEADER_HEIGHT = 56;
 export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { session } = useServices();
+  const { session, auth } = useServices();
   const api = useShellApi();
   const navigate = useNavigate();
   const location = useLocation();
@@ -120,12 +121,17 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
     if (el) el.scrollTop = keepAlive ? (positions.current.get(`${activeKey}#${generation}`) ?? 0) : 0;
   }, [activeKey, keepAlive, generation]);
 
+  // Spec 4: the server call first, then everything local goes, and the user is at /.
+  // Leaving the gated page before the token disappears keeps the access rules from
+  // sending the user to /login?redirect=… on the way.
   const logout = async () => {
-    await session.logout();
+    const token = session.token;
+    if (token) await auth.logout(token).catch((e: unknown) => console.warn('[shell] server logout failed; logging out locally', e));
     forgetStoredTabs();
+    flushSync(() => void navigate('/', { replace: true }));
+    session.clearLocal();
     setTabs(null);
     setBaseInfo(null);
-    void navigate('/', { replace: true });
   };
 
   const sidebarOpened = mobile ? drawerOpened : desktopOpened;
@@ -178,9 +184,8 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
           style={{ flex: 1, overflow: 'auto', padding: mobile ? 12 : 24 }}
           data-testid="page-scroller"
         >
-          <main>
-            <KeepAliveOutlet tabs={tabs.tabs} activeKey={activeKey} keepAlive={keepAlive} />
-          </main>
+          {/* antd's Content is the page's <main> landmark. */}
+          <KeepAliveOutlet tabs={tabs.tabs} activeKey={activeKey} keepAlive={keepAlive} />
         </Content>
       </Layout>
       <PasswordDialog open={passwordOpen} phone={base?.mobilePhone} onCancel={() => setPasswordOpen(false)} onSaved={() => setPasswordOpen(false)} />

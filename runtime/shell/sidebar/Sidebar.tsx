@@ -29,7 +29,7 @@ export function Sidebar({ device, opened, onClose }: { device: Device; opened: b
         styles={{ body: { padding: 0 } }}
         data-testid="sidebar-drawer"
       >
-        <SidebarLogo collapsed={false} />
+        <SidebarLogo collapsed={false} onNavigate={onClose} />
         <SideMenu onNavigate={onClose} />
       </Drawer>
     );
@@ -52,7 +52,7 @@ export function Sidebar({ device, opened, onClose }: { device: Device; opened: b
 }
 
 /** The organisation's logo (base info attr2), the product name beside it when there is room. */
-function SidebarLogo({ collapsed }: { collapsed: boolean }) {
+function SidebarLogo({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const info = useAtomValue(userInfoAtom);
   const base = useAtomValue(baseInfoAtom);
@@ -60,6 +60,7 @@ function SidebarLogo({ collapsed }: { collapsed: boolean }) {
   return (
     <Link
       to={HOME_PATH}
+      onClick={onNavigate}
       aria-label={collapsed ? t('app.name') : undefined}
       style={{ display: 'flex', alignItems: 'center', gap: 8, padding: collapsed ? '16px 18px' : '16px 20px', minHeight: 64 }}
     >

@@ -1,7 +1,8 @@
 import { CloseCircleOutlined, CloseOutlined, ColumnWidthOutlined, EllipsisOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Space, Tabs, type MenuProps } from 'antd';
+import { Button, Dropdown, Space, theme, type MenuProps } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import type { Tab, TabAction } from './tab-list.ts';
 
 export interface TabStripProps {
@@ -16,10 +17,24 @@ type ActionName = 'refresh' | 'close' | 'closeOthers' | 'closeAll';
 /**
  * The visited tabs (spec 2.6): one per route, with Refresh, Close, Close Others and Close
  * All from the buttons at the end of the strip and from each tab's context menu.
+ *
+ * The tabs switch pages, so they are links in a navigation list (the current one marked
+ * aria-current), not an ARIA tablist: a tablist may hold nothing but tabs, and each of
+ * these has its own close button.
  */
 export function TabStrip({ tabs, activeKey, titleOf, dispatch }: TabStripProps) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const { token } = theme.useToken();
+  const activeRef = useRef<HTMLLIElement>(null);
+
+  useEffect(() => {
+    activeRef.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [activeKey, tabs.length]);
+
+  const run = (action: ActionName, key: string) => {
+    if (action === 'closeAll') dispatch({ type: 'closeAll' });
+    else dispatch({ type: action, key });
+  };
 
   const actionMenu = (key: string): MenuProps => ({
     items: [
@@ -34,60 +49,68 @@ export function TabStrip({ tabs, activeKey, titleOf, dispatch }: TabStripProps) 
     },
   });
 
-  const run = (action: ActionName, key: string) => {
-    if (action === 'closeAll') dispatch({ type: 'closeAll' });
-    else dispatch({ type: action, key });
-  };
-
-  const items = tabs.map((tab) => {
-    const title = titleOf(tab.key);
-    return {
-      key: tab.key,
-      closable: true,
-      label: (
-        // The context menu acts on the tab it was opened on; the buttons on the active tab.
-        <Dropdown trigger={['contextMenu']} menu={actionMenu(tab.key)}>
-          <span data-testid="tab-label" data-key={tab.key}>
-            {title}
-          </span>
-        </Dropdown>
-      ),
-    };
-  });
-
   return (
-    <nav aria-label={t('shell.tabs.label')} style={{ background: '#fff', borderBottom: '1px solid #f0f0f0', padding: '6px 12px 0' }} data-testid="tab-strip">
-      <Tabs
-        type="editable-card"
-        hideAdd
-        size="small"
-        activeKey={tabs.some((x) => x.key === activeKey) ? activeKey : undefined}
-        items={items}
-        onChange={(key) => void navigate(key)}
-        onEdit={(key, action) => {
-          if (action === 'remove' && typeof key === 'string') dispatch({ type: 'close', key });
-        }}
-        removeIcon={<CloseOutlined aria-label={t('shell.tabs.close')} />}
-        tabBarStyle={{ margin: 0 }}
-        tabBarExtraContent={{
-          right: (
-            <Space size={2} style={{ paddingInlineStart: 8 }}>
-              <Button
-                type="text"
-                size="small"
-                icon={<ReloadOutlined aria-hidden />}
-                aria-label={t('shell.tabs.refresh')}
-                title={t('shell.tabs.refresh')}
-                onClick={() => run('refresh', activeKey)}
-                data-testid="tab-refresh"
-              />
-              <Dropdown trigger={['click']} menu={actionMenu(activeKey)}>
-                <Button type="text" size="small" icon={<EllipsisOutlined aria-hidden />} aria-label={t('shell.tabs.actions')} title={t('shell.tabs.actions')} data-testid="tab-actions" />
+    <nav
+      aria-label={t('shell.tabs.label')}
+      style={{ background: '#fff', borderBottom: '1px solid #f0f0f0', padding: '0 12px', display: 'flex', alignItems: 'center', gap: 8, minHeight: 40 }}
+      data-testid="tab-strip"
+    >
+      <ul style={{ display: 'flex', gap: 6, overflowX: 'auto', listStyle: 'none', margin: 0, padding: '6px 0', flex: 1, minWidth: 0, scrollbarWidth: 'thin' }}>
+        {tabs.map((tab) => {
+          const active = tab.key === activeKey;
+          const title = titleOf(tab.key);
+          return (
+            <li key={tab.key} ref={active ? activeRef : undefined} style={{ flex: 'none' }} data-testid="tab" data-key={tab.key} data-active={active}>
+              {/* The context menu acts on the tab it was opened on; the buttons after the strip on the active tab. */}
+              <Dropdown trigger={['contextMenu']} menu={actionMenu(tab.key)}>
+                <span
+                  style={{
+                    display: 'inline-flex',
+                    alignItems: 'center',
+                    gap: 4,
+                    height: 26,
+                    padding: '0 6px 0 10px',
+                    borderRadius: token.borderRadiusSM,
+                    border: `1px solid ${active ? token.colorPrimary : token.colorBorder}`,
+                    background: active ? token.colorPrimary : '#fff',
+                    color: active ? '#fff' : token.colorText,
+                    fontSize: 13,
+                    whiteSpace: 'nowrap',
+                  }}
+                >
+                  <Link to={tab.key} aria-current={active ? 'page' : undefined} style={{ color: 'inherit' }} data-testid="tab-label">
+                    {title}
+                  </Link>
+                  <button
+                    type="button"
+                    aria-label={`${t('shell.tabs.close')}: ${title}`}
+                    title={t('shell.tabs.close')}
+                    onClick={() => dispatch({ type: 'close', key: tab.key })}
+                    style={{ border: 0, background: 'transparent', color: 'inherit', cursor: 'pointer', padding: 2, lineHeight: 1, fontSize: 10, borderRadius: '50%' }}
+                    data-testid="tab-close"
+                  >
+                    <CloseOutlined aria-hidden />
+                  </button>
+                </span>
               </Dropdown>
-            </Space>
-          ),
-        }}
-      />
+            </li>
+          );
+        })}
+      </ul>
+      <Space size={2} style={{ flex: 'none' }}>
+        <Button
+          type="text"
+          size="small"
+          icon={<ReloadOutlined aria-hidden />}
+          aria-label={t('shell.tabs.refresh')}
+          title={t('shell.tabs.refresh')}
+          onClick={() => run('refresh', activeKey)}
+          data-testid="tab-refresh"
+        />
+        <Dropdown trigger={['click']} menu={actionMenu(activeKey)}>
+          <Button type="text" size="small" icon={<EllipsisOutlined aria-hidden />} aria-label={t('shell.tabs.actions')} title={t('shell.tabs.actions')} data-testid="tab-actions" />
+        </Dropdown>
+      </Space>
     </nav>
   );
 }
