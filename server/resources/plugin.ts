@@ -7,12 +7,27 @@ import { registerGateLogRoutes } from './gate-log.ts';
 
 /**
  * The generic resource engine: every document of schemas/resources becomes six
- * endpoints under its base path, with its indexes ensured at start; plus the operation
+ * endpoints under its base path, with the indexes its fields need; plus the operation
  * log reader. An invalid document makes registration (and so the server's start) fail.
  */
+const INDEX_WAIT_MS = 5000;
+
 export const resourceRoutes: FastifyPluginAsync<{ dir?: string }> = async (app, opts) => {
   const docs = await readResourceDocuments(opts.dir);
-  await ensureIndexes(app.db, docs);
+  // Indexes are normally ready before the first request. Building one over a large table
+  // can outlast Fastify's start timeout (plugins and onReady alike), which would make the
+  // server fail to start forever: past a few seconds the build goes on in the background
+  // and queries use each index as soon as it exists. A quick failure still stops the start.
+  let building: Promise<unknown> = Promise.resolve();
+  app.addHook('onReady', async () => {
+    const work = ensureIndexes(app.db, docs);
+    building = work.catch((err) => app.log.error({ err }, 'building resource indexes failed'));
+    const finished = await Promise.race([work.then(() => true), new Promise<boolean>((r) => setTimeout(r, INDEX_WAIT_MS, false).unref())]);
+    if (!finished) app.log.warn('resource indexes are still being built in the background');
+  });
+  app.addHook('onClose', async () => {
+    await building;
+  });
   const byName = new Map(docs.map((d) => [d.name, d]));
   for (const doc of docs) registerResourceRoutes(app, doc, new ResourceStore(doc, byName));
   registerGateLogRoutes(app);

@@ -23,7 +23,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const byName = (list: ResourceDocument[]) => list.map((d) => [d.name, d] as const);
 
 function wrongTypeValue(field: FieldSchema): fc.Arbitrary<unknown> {
-  const others: fc.Arbitrary<unknown>[] = [fc.constant(null), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 })];
+  const others: fc.Arbitrary<unknown>[] = [fc.constant(null)];
+  if (field.type !== 'object') others.push(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }));
   if (field.type !== 'string') others.push(fc.string());
   if (field.type !== 'integer' && field.type !== 'number') others.push(fc.double({ noNaN: true, noDefaultInfinity: true }));
   if (field.type === 'integer') others.push(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)));

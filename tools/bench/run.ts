@@ -1,0 +1,37 @@
+/**
+ * `npm run bench [-- name ...]`: runs the named benchmarks (all when none is named),
+ * one after another, each printing its own figures. `npm run bench -- --list` lists them.
+ * A benchmark is a module exporting `run(): Promise<void>`; add it to BENCHES.
+ */
+export interface Bench {
+  description: string;
+  load: () => Promise<{ run(): Promise<void> }>;
+}
+
+const BENCHES: Record<string, Bench> = {
+  'resource-page': {
+    description: 'resource engine: page query over 100,000 records (page size 20, one filter, one sort) under autocannon, PGlite and PostgreSQL',
+    load: () => import('./resource-page.ts'),
+  },
+  'browser-screens': {
+    description: 'screen runtime in headless Chromium: 10,000 × 50 table page, row selection, page change, 200-field form, routes for 1,000 menu entries, validating every schema',
+    load: () => import('./browser-screens.ts'),
+  },
+};
+
+const args = process.argv.slice(2);
+if (args.includes('--list')) {
+  for (const [name, b] of Object.entries(BENCHES)) console.log(`${name.padEnd(20)} ${b.description}`);
+  process.exit(0);
+}
+const unknown = args.filter((a) => !(a in BENCHES));
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+  process.exit(2);
+}
+for (const name of args.length ? args : Object.keys(BENCHES)) {
+  console.log(`\n== ${name}: ${BENCHES[name].description}`);
+  const started = Date.now();
+  await (await BENCHES[name].load()).run();
+  console.log(`== ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
