@@ -24,7 +24,7 @@ import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
 import { notifyResourceChanged } from './data-events.ts';
 import { resolveEndpoint, resourceOperation } from './endpoints.ts';
-import { buildForm, enumeratedFields, formModel, serverErrors, submitBody } from './form-schema.ts';
+import { buildForm, conditionsKey, enumeratedFields, formModel, serverErrors, submitBody } from './form-schema.ts';
 import { formWidgets, SectionsTemplate, type FormContext } from './form-widgets.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { useLeaveGuard } from './leave-guard.ts';
@@ -123,7 +123,9 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
     ctx,
   );
   const choices = useMemo(() => new Map(enumerated.map((x, i) => [x.field.field, optionLists[i]])), [enumerated, optionLists]);
-  const built = useMemo(() => (model ? buildForm(screen, model, mode, data, lang, choices) : null), [screen, model, mode, data, lang, choices]);
+  const whenKey = conditionsKey(screen, data);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- data matters only through the conditions' outcomes
+  const built = useMemo(() => (model ? buildForm(screen, model, mode, data, lang, choices) : null), [screen, model, mode, whenKey, lang, choices]);
   // Widgets that fill more than their own field (a checkbox tree's leaves) and read endpoints.
   const formContext = useMemo<FormContext>(() => ({ ctx, setValues: (patch) => setData((prev) => ({ ...prev, ...patch })) }), [ctx]);
 

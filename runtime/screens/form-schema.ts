@@ -155,6 +155,20 @@ export function buildForm(
   };
 }
 
+/**
+ * What of the form's data the layout depends on: the outcome of every section and field
+ * condition. The schemas are rebuilt only when this changes, not on every keystroke, so
+ * rjsf keeps its compiled state while the user types.
+ */
+export function conditionsKey(screen: FormScreen, data: Record<string, unknown>): string {
+  let key = '';
+  for (const section of screen.sections) {
+    if (section.when) key += safeEvaluate(section.when, data) ? '1' : '0';
+    for (const f of section.fields) if (f.when) key += safeEvaluate(f.when, data) ? '1' : '0';
+  }
+  return key;
+}
+
 function safeEvaluate(c: Parameters<typeof evaluate>[0], data: unknown): boolean {
   try {
     return evaluate(c, data);

@@ -5,7 +5,7 @@
  */
 import { Image, Tag } from 'antd';
 import dayjs from 'dayjs';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnRender } from '../schema/screen.ts';
 import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
@@ -56,7 +56,9 @@ export function formatScalar(value: unknown, fmt: ValueFormat, options: Resolved
 
 export function useYesNo(): [string, string] {
   const { t } = useTranslation();
-  return [t('screens.yes'), t('screens.no')];
+  const yes = t('screens.yes');
+  const no = t('screens.no');
+  return useMemo(() => [yes, no], [yes, no]);
 }
 
 /** A cell: tags, images and links get their presentation, everything else its text. */

@@ -180,7 +180,8 @@ export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}):
     };
   }, [key, http, host, lang, tick]);
 
-  return sources.map((_, i) => fixed[i] ?? (requests[i] ? (remote[i] ?? null) : null));
+  // The same array while nothing changed, so that tables and forms keep their memoised columns.
+  return useMemo(() => sources.map((_, i) => fixed[i] ?? (requests[i] ? (remote[i] ?? null) : null)), [sources, fixed, remote, key]); // eslint-disable-line react-hooks/exhaustive-deps
 }
 
 export function useOptions(e: Enumerated | undefined, prop: FieldSchema | undefined, ctx: ValueContext = {}): ResolvedOption[] | null {
