@@ -38,6 +38,15 @@ async function go(page: Page, path: string): Promise<void> {
   await page.locator(`[data-testid=tab][data-key="${path}"][data-active=true]`).waitFor();
 }
 
+/** Right-clicks a tab and picks an action of its context menu. */
+async function fromContextMenu(page: Page, key: string, action: string): Promise<void> {
+  await tab(page, key).getByTestId('tab-label').click({ button: 'right' });
+  const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: action, exact: true });
+  await item.waitFor();
+  // The pop-up zooms in at the pointer; a DOM click does not depend on where it is mid-animation.
+  await item.dispatchEvent('click');
+}
+
 async function openCropsFromMenu(page: Page, sectionTitle: string): Promise<void> {
   const nav = page.getByTestId('side-menu');
   const link = nav.locator(`a[href="${CROPS}"]`);
@@ -82,14 +91,12 @@ describe('tab strip (item 4)', () => {
     await go(page, '/dashboard');
     await expect.poll(() => tabTitles(page)).toEqual(['Crop management', 'Error log', 'Home']);
 
-    await tab(page, '/errorLog').getByTestId('tab-label').click({ button: 'right' });
-    await page.getByRole('menuitem', { name: 'Close Others' }).click();
+    await fromContextMenu(page, '/errorLog', 'Close Others');
     await page.waitForURL('**/errorLog');
     await expect.poll(() => tabTitles(page)).toEqual(['Error log']);
 
     await go(page, '/dashboard');
-    await tab(page, '/dashboard').getByTestId('tab-label').click({ button: 'right' });
-    await page.getByRole('menuitem', { name: 'Close', exact: true }).click();
+    await fromContextMenu(page, '/dashboard', 'Close');
     await page.waitForURL('**/errorLog');
     await expect.poll(() => tabTitles(page)).toEqual(['Error log']);
 
@@ -122,8 +129,7 @@ describe('tab strip (item 4)', () => {
 
     // Close, then open again from the menu: a fresh view too.
     await page.getByPlaceholder('作物名称').fill('麦');
-    await tab(page, CROPS).getByTestId('tab-label').click({ button: 'right' });
-    await page.getByRole('menuitem', { name: '关闭', exact: true }).click();
+    await fromContextMenu(page, CROPS, '关闭');
     await page.waitForURL('**/dashboard');
     await openCropsFromMenu(page, '农业知识库');
     await page.locator('tbody tr[data-row-key]').first().waitFor();

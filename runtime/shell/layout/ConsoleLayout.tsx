@@ -2,9 +2,8 @@ import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, Space } from 'antd';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import type { ScreenRoute } from '../../app/screens.ts';
 import { useServices } from '../../app/context.ts';
 import { HOME_PATH } from '../../routing/access.ts';
@@ -42,9 +41,8 @@ const HEADER_HEIGHT = 56;
 export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const { session, auth } = useServices();
+  const { session } = useServices();
   const api = useShellApi();
-  const navigate = useNavigate();
   const location = useLocation();
   const info = useAtomValue(userInfoAtom);
   const menu = useAtomValue(permissionMenuAtom);
@@ -122,16 +120,14 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
   }, [activeKey, keepAlive, generation]);
 
   // Spec 4: the server call first, then everything local goes, and the user is at /.
-  // Leaving the gated page before the token disappears keeps the access rules from
-  // sending the user to /login?redirect=… on the way.
+  // / is loaded afresh, so nothing of this user stays in memory either (kept-alive views,
+  // screens' caches, the error log) for whoever uses the browser next.
   const logout = async () => {
-    const token = session.token;
-    if (token) await auth.logout(token).catch((e: unknown) => console.warn('[shell] server logout failed; logging out locally', e));
+    await session.logout();
     forgetStoredTabs();
-    flushSync(() => void navigate('/', { replace: true }));
-    session.clearLocal();
     setTabs(null);
     setBaseInfo(null);
+    window.location.replace('/');
   };
 
   const sidebarOpened = mobile ? drawerOpened : desktopOpened;
