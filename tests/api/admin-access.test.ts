@@ -90,7 +90,7 @@ describe.each(engines())('administration authority on $name', (engine) => {
   });
 
   it('answers 40101 without a token, except the public reads', async () => {
-    for (const [method, url, body] of ENDPOINTS.slice(0, 10)) {
+    for (const [method, url, body] of ENDPOINTS) {
       const res = await f.app.inject({ method, url, payload: body as object | undefined });
       expect(res.json().status, `${method} ${url}`).toBe(40101);
     }
