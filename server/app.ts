@@ -135,6 +135,11 @@ function toEnvelope(err: FastifyError | ApiError, lang: Lang): { httpStatus: num
   if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) {
     return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, 'common.invalidInput', { detail: 'value' }), data: null } };
   }
+  // A unique or reference rule that a module's own checks lost a race against.
+  if (sqlState === '23505' || sqlState === '23503') {
+    const key = sqlState === '23505' ? 'common.duplicate' : 'common.referenceConflict';
+    return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, key), data: null } };
+  }
   // Never a stack trace or SQL in a reply: the log has them.
   return { httpStatus: 500, body: { status: Status.INTERNAL, message: t(lang, 'common.internal'), data: null } };
 }

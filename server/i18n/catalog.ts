@@ -56,6 +56,16 @@ export const common = defineMessages({
     en: 'Invalid input: {detail}',
     es: 'Entrada no válida: {detail}',
   },
+  'common.duplicate': {
+    zh: '该值已被使用，请换一个',
+    en: 'This value is already taken, please choose another',
+    es: 'Este valor ya está en uso, elija otro',
+  },
+  'common.referenceConflict': {
+    zh: '关联的记录不存在或仍被引用',
+    en: 'A related record is missing or still in use',
+    es: 'Un registro relacionado no existe o sigue en uso',
+  },
   'common.tooMany': {
     zh: '请求过于频繁，请稍后再试',
     en: 'Too many requests, please try again later',
