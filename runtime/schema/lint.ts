@@ -324,6 +324,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
       }
       if (r && t.rowKey) checkField(r, t.rowKey, `${at}/rowKey`, 'row');
       if (r && t.pageSize && t.pageSize > MAX_PAGE_SIZE) add(`${at}/pageSize`, `the resource engine serves at most ${MAX_PAGE_SIZE} rows a page`);
+      if (r && t.paged === false && !related && !('endpoint' in t && t.endpoint)) add(`${at}/paged`, `resource "${r.name}"'s page query is always paged`);
       if (t.selection === 'none' && t.batchActions?.length) add(`${at}/selection`, 'batch actions need row selection');
       if (r && t.tree?.parentField) checkField(r, t.tree.parentField, `${at}/tree/parentField`, 'row');
       if (t.tree?.parentField && t.tree.children) add(`${at}/tree`, 'give either children (nested rows) or parentField (rows assembled by parent), not both');

@@ -313,6 +313,11 @@ export interface TableParts {
   selection?: 'none' | 'single' | 'multiple';
   /** Default 10. */
   pageSize?: number;
+  /**
+   * Default true. False: the endpoint answers every row at once (an array or a page) and
+   * takes no page parameters; no pager is shown.
+   */
+  paged?: boolean;
   /** The page query's `sort`: "name" ascending, "-createdAt" descending, comma-separated. Default the resource's. */
   defaultSort?: string;
   /** Field identifying a row; default the resource's id field, else `id`. */

@@ -118,7 +118,7 @@ export function DataGrid(props: DataGridProps) {
   });
 
   const visible = table.getVisibleLeafColumns().map((c) => c.columnDef.meta as GridColumn);
-  const layout = useMemo(() => columnLayout(visible, selection !== 'none', !!props.rowActions, props.actionsWidth), [visible.map((c) => c.id).join('|'), selection, !!props.rowActions, props.actionsWidth]); // eslint-disable-line react-hooks/exhaustive-deps
+  const layout = useMemo(() => columnLayout(visible, selection !== 'none', !!props.rowActions, props.actionsWidth), [visible.map((c) => c.id).join('|'), props.columns, selection, !!props.rowActions, props.actionsWidth]); // eslint-disable-line react-hooks/exhaustive-deps -- new columns (labels that arrived) must reach the memoised rows
   const rows = table.getRowModel().rows;
   const virtual = rows.length > VIRTUAL_FROM;
   const virtualizer = useVirtualizer({

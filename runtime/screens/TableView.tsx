@@ -100,7 +100,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
     const mine = ++seq.current;
     setLoading(true);
     http
-      .get<PageReply>(source.url, { ...query, pageIndex, pageSize })
+      .get<PageReply>(source.url, parts.paged === false ? query : { ...query, pageIndex, pageSize })
       .then((env) => {
         if (mine !== seq.current) return;
         const data = env.data as PageReply | PageReply['rows'];
@@ -116,7 +116,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         setPage(null);
       })
       .finally(() => mine === seq.current && setLoading(false));
-  }, [source, query, pageIndex, pageSize, reloads, http]);
+  }, [source, query, pageIndex, pageSize, reloads, http, parts.paged]);
 
   // Column labels: one options request per enumerated column.
   const optionSources = useMemo(() => parts.columns.map((c) => ({ e: c as Column, prop: fieldSchemaOf(doc, c.field) })), [parts.columns, doc]);
@@ -332,22 +332,24 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         }
       />
 
-      <Flex justify="flex-end" hidden={unpaged}>
-        <Pagination
-          current={pageIndex}
-          pageSize={pageSize}
-          total={page?.total ?? 0}
-          showSizeChanger
-          pageSizeOptions={[10, 20, 50, 100]}
-          showTotal={(total) => t('screens.table.total', { total })}
-          onChange={(p, size) => {
-            if (size !== pageSize) {
-              setPageSize(size);
-              setPageIndex(1);
-            } else setPageIndex(p);
-          }}
-        />
-      </Flex>
+      {unpaged || parts.paged === false ? null : (
+        <Flex justify="flex-end">
+          <Pagination
+            current={pageIndex}
+            pageSize={pageSize}
+            total={page?.total ?? 0}
+            showSizeChanger
+            pageSizeOptions={[10, 20, 50, 100]}
+            showTotal={(total) => t('screens.table.total', { total })}
+            onChange={(p, size) => {
+              if (size !== pageSize) {
+                setPageSize(size);
+                setPageIndex(1);
+              } else setPageIndex(p);
+            }}
+          />
+        </Flex>
+      )}
     </Flex>
   );
 }

@@ -81,13 +81,16 @@ const RJSF_WIDGET: Record<FormWidget, string | undefined> = {
 };
 
 /** A property without its annotations (x-title …), titled in `lang`. */
-function localProp(prop: FieldSchema, title: string): RJSFSchema {
+function localProp(prop: FieldSchema, title: string, lang: Lang): RJSFSchema {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(prop)) {
     if (k.startsWith('x-')) continue;
-    if (k === 'items' && v && typeof v === 'object') out.items = localProp(v as FieldSchema, '');
+    if (k === 'items' && v && typeof v === 'object') out.items = localProp(v as FieldSchema, '', lang);
     else if (k === 'properties' && v && typeof v === 'object')
-      out.properties = Object.fromEntries(Object.entries(v as Record<string, FieldSchema>).map(([n, p]) => [n, localProp(p, p['x-title'] ? '' : n)]));
+      // Nested properties keep their own title ("中文", "English" of a text's parts), else their x-title, else their name.
+      out.properties = Object.fromEntries(
+        Object.entries(v as Record<string, FieldSchema>).map(([n, p]) => [n, localProp(p, p['x-title'] ? textOf(p['x-title'], lang) : (p.title ?? n), lang)]),
+      );
     else out[k] = v;
   }
   if (title) out.title = title;
@@ -127,7 +130,7 @@ export function buildForm(
       const prop = doc.record.properties[f.field];
       if (!prop || properties[f.field]) continue;
       const title = fieldTitle(f, prop, lang);
-      properties[f.field] = localProp(prop, title);
+      properties[f.field] = localProp(prop, title, lang);
       fields.push(f.field);
       layout.fields.push({ name: f.field, span: Math.min(f.span ?? 1, columns) });
       const widget = f.widget ?? defaultWidget(f, prop, !!doc.references?.[f.field]);

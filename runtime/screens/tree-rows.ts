@@ -2,8 +2,8 @@
  * Rows of a tree table (docs/schema-language.md, "Tree tables") flattened into the order
  * the grid shows them: each row followed by its children while it is expanded, with its
  * depth and whether it has children. Rows come nested (`children`) or flat with a parent
- * field; a row whose parent is not among the rows is a root, so a filtered page still
- * shows every row it holds.
+ * field; a row whose parent is not among the rows is a root (and so is a row caught in
+ * a parent cycle), so a filtered page still shows every row it holds, each once.
  */
 import { valueAt } from '../schema/conditions.ts';
 import type { TreeTable } from '../schema/screen.ts';
@@ -64,5 +64,7 @@ export function flattenTree(rows: Row[], tree: TreeTable, rowKey: (r: Row) => st
     }
   };
   walk(roots, 0);
+  // Rows caught in a parent cycle have no root: they are shown as roots rather than lost.
+  if (tree.parentField) for (const r of rows) if (!seen.has(rowKey(r))) walk([r], 0);
   return { rows: out, info, branches: [...childrenOf.keys()] };
 }
