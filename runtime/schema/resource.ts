@@ -230,13 +230,37 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
   }
 
   if (!problems.length) {
-    try {
-      createAjv().compile(d.record);
-    } catch (err) {
-      problems.push({ pointer: '/record', message: `is not a usable JSON Schema: ${(err as Error).message}` });
-    }
+    const compileError = recordCompileError(d.record);
+    if (compileError) problems.push({ pointer: '/record', message: `is not a usable JSON Schema: ${compileError}` });
   }
   return problems;
+}
+
+/**
+ * Whether a record schema compiles, remembered by its text: compiling costs ~10 ms per
+ * document, and the console, the tools and the tests check the same documents over and
+ * over. One ajv serves every compile; each schema is removed from it afterwards so that
+ * it does not grow with every document ever checked.
+ */
+const compiledRecords = new Map<string, string | null>();
+const MAX_COMPILED_RECORDS = 500;
+let recordAjv: ReturnType<typeof createAjv> | undefined;
+function recordCompileError(record: RecordSchema): string | null {
+  const key = JSON.stringify(record);
+  const known = compiledRecords.get(key);
+  if (known !== undefined) return known;
+  recordAjv ??= createAjv();
+  let error: string | null = null;
+  try {
+    recordAjv.compile(record);
+  } catch (err) {
+    error = (err as Error).message;
+  } finally {
+    recordAjv.removeSchema(record);
+  }
+  if (compiledRecords.size >= MAX_COMPILED_RECORDS) compiledRecords.clear();
+  compiledRecords.set(key, error);
+  return error;
 }
 
 function checkField(field: FieldSchema, at: string, problems: { pointer: string; message: string }[]) {

@@ -5,7 +5,9 @@
  *
  * `total` counts every row that matches the filters (not just this page); `pageIndex`
  * starts at 1; `pageSize` is at most MAX_PAGE_SIZE. A page past the end has no rows and
- * the true total. These helpers give routes the JSON Schemas of that shape, so that the
+ * the true total. A route that stops counting at a cap (the resource engine does, see
+ * COUNT_CAP) says so with `totalExact: false`, and `total` is then a lower bound; the field
+ * is absent when the total is exact, so the other paged replies are unchanged. These helpers give routes the JSON Schemas of that shape, so that the
  * OpenAPI document describes it once per route without anyone writing it by hand.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../runtime/schema/resource.ts';
@@ -13,11 +15,21 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../runtime/schema/resource.
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 export const MAX_PAGE_INDEX = 1_000_000;
 
+/**
+ * The resource engine counts matches up to this many (or to the end of the page asked
+ * for, when that is further). Counting costs one heap visit per match — an expression
+ * index cannot answer a count on its own — so an exact count over 100,000 matches
+ * would cost more than everything else of the request together.
+ */
+export const COUNT_CAP = 10_000;
+
 export interface Page<T> {
   rows: T[];
   total: number;
   pageIndex: number;
   pageSize: number;
+  /** Present (false) only when counting stopped at a cap: `total` is then a lower bound. */
+  totalExact?: false;
 }
 
 export const pageParamsSchema = {
@@ -47,6 +59,11 @@ export function pageSchema(row: Record<string, unknown>): Record<string, unknown
       total: { type: 'integer', description: 'Rows matching the filters, over all pages.' },
       pageIndex: { type: 'integer' },
       pageSize: { type: 'integer' },
+      totalExact: {
+        type: 'boolean',
+        const: false,
+        description: 'Present only when counting stopped at a cap: there are more than `total` matching rows. Absent when `total` is exact.',
+      },
     },
   };
 }
@@ -65,6 +82,6 @@ export const errorReplySchema = envelopeSchema(
   'A refusal: status 40001 (invalid input, data.errors per field, in the request language), 40101 (logged out), 40301 (no authority), 40401 (no such record in your scope).',
 );
 
-export function pageOf<T>(rows: T[], total: number, pageIndex: number, pageSize: number): Page<T> {
-  return { rows, total, pageIndex, pageSize };
+export function pageOf<T>(rows: T[], total: number, pageIndex: number, pageSize: number, totalExact = true): Page<T> {
+  return totalExact ? { rows, total, pageIndex, pageSize } : { rows, total, pageIndex, pageSize, totalExact: false };
 }
