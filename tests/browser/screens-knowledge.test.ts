@@ -141,7 +141,10 @@ describe('crop management as admin', () => {
     await drawer.getByRole('button', { name: '保存' }).click();
     await drawer.getByRole('alert').getByText('该记录已被他人修改，请刷新后重试').waitFor();
 
-    // Closing a dirty form asks first.
+    // Closing a dirty form asks first. The server's warning toast can sit over the drawer's
+    // close button, and a pointer resting on it keeps it open: move away and let it fade.
+    await page.mouse.move(5, 700);
+    await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 15_000 });
     await page.locator('.ant-drawer-close').click();
     await page.getByRole('dialog').getByText('表单有未保存的修改，离开后将丢失。').waitFor();
     await page.getByRole('button', { name: '离开' }).click();
