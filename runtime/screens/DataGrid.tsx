@@ -1,24 +1,22 @@
 /**
- * The table body of every list: @tanstack/react-table holds the headless state (columns,
- * visibility, sorting, selection) and this component draws it with antd's tokens and
+ * The table body of every list: @tanstack/react-table holds the headless column state
+ * (columns, visibility, sorting) and this component draws it with antd's tokens and
  * controls. Pages longer than VIRTUAL_FROM rows are virtualised with
- * @tanstack/react-virtual (spacer rows above and below the rendered window), so a page of
- * 10,000 rows renders only what the viewport shows; shorter pages render every row, which
- * keeps them searchable by the browser and by tests.
+ * @tanstack/react-virtual in both directions (spacer rows above and below, spacer cells
+ * left and right of the rendered window; fixed columns always render), so a page of
+ * 10,000 rows × 50 columns renders only what the viewport shows; shorter pages render
+ * every cell, which keeps them searchable by the browser and by tests.
+ *
+ * The rows are drawn straight from the page's records: no row model of 10,000 row
+ * objects is built for a page the server already sorted and cut. The selection lives in
+ * a small store keyed by row id (`SelectionStore`); each row subscribes to its own key,
+ * so selecting a row re-renders that row and the select-all box, not the page.
  */
 import { Checkbox, Empty, Radio, Spin, theme } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
-import {
-  getCoreRowModel,
-  useReactTable,
-  type ColumnDef,
-  type Row,
-  type RowSelectionState,
-  type SortingState,
-  type VisibilityState,
-} from '@tanstack/react-table';
+import { getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState, type SortingState, type VisibilityState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export type GridRow = Record<string, unknown>;
@@ -42,8 +40,8 @@ export interface DataGridProps {
   rows: GridRow[];
   rowKey: (row: GridRow) => string;
   selection?: 'none' | 'single' | 'multiple';
-  selected?: RowSelectionState;
-  onSelectedChange?: (next: RowSelectionState) => void;
+  /** The selection (row id → true); the grid keeps its own when absent. */
+  selected?: SelectionStore;
   sorting?: SortingState;
   onSortingChange?: (next: SortingState) => void;
   visibility?: VisibilityState;
@@ -91,118 +89,191 @@ function ensureStyle(): void {
   document.head.appendChild(el);
 }
 
+/** Row id → selected, with subscriptions per change; rows read their own key. */
+export interface SelectionStore {
+  get(): RowSelectionState;
+  set(next: RowSelectionState): void;
+  subscribe(listener: () => void): () => void;
+}
+
+const NO_SELECTION: RowSelectionState = Object.freeze({}) as RowSelectionState;
+
+export function createSelectionStore(initial: RowSelectionState = NO_SELECTION): SelectionStore {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    set(next) {
+      if (next === state) return;
+      state = next;
+      for (const l of [...listeners]) l();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The whole selection (toolbars, batch actions); re-renders on every change. */
+export function useSelection(store: SelectionStore): RowSelectionState {
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
+}
+
+function toggleRow(store: SelectionStore, id: string, on: boolean, single: boolean): void {
+  if (single) return store.set(on ? { [id]: true } : NO_SELECTION);
+  const next = { ...store.get() };
+  if (on) next[id] = true;
+  else delete next[id];
+  store.set(next);
+}
+
+const NO_ROWS: GridRow[] = [];
+
 export function DataGrid(props: DataGridProps) {
   ensureStyle();
   const { token } = theme.useToken();
   const { t } = useTranslation();
   const selection = props.selection ?? 'none';
   const scrollRef = useRef<HTMLDivElement>(null);
+  const [ownStore] = useState(createSelectionStore);
+  const store = props.selected ?? ownStore;
 
   const defs = useMemo<ColumnDef<GridRow>[]>(
     () => props.columns.map((c) => ({ id: c.id, header: c.title, enableSorting: !!c.sortable, accessorFn: (r) => c.text(r), meta: c })),
     [props.columns],
   );
+  // Only the column state goes through tanstack: the page is already sorted and cut by the
+  // server, so its core row model (one object per record) would be built for nothing.
   const table = useReactTable<GridRow>({
-    data: props.rows,
+    data: NO_ROWS,
     columns: defs,
-    state: { sorting: props.sorting ?? [], rowSelection: props.selected ?? {}, columnVisibility: props.visibility ?? {} },
+    state: { sorting: props.sorting ?? [], columnVisibility: props.visibility ?? {} },
     onSortingChange: (u) => props.onSortingChange?.(typeof u === 'function' ? u(props.sorting ?? []) : u),
-    onRowSelectionChange: (u) => props.onSelectedChange?.(typeof u === 'function' ? u(props.selected ?? {}) : u),
-    getRowId: (r) => props.rowKey(r),
     getCoreRowModel: getCoreRowModel(),
     manualSorting: true,
     manualPagination: true,
-    enableRowSelection: selection !== 'none',
-    enableMultiRowSelection: selection === 'multiple',
+    enableRowSelection: false,
     enableSortingRemoval: true,
   });
 
   const visible = table.getVisibleLeafColumns().map((c) => c.columnDef.meta as GridColumn);
   const layout = useMemo(() => columnLayout(visible, selection !== 'none', !!props.rowActions, props.actionsWidth), [visible.map((c) => c.id).join('|'), props.columns, selection, !!props.rowActions, props.actionsWidth]); // eslint-disable-line react-hooks/exhaustive-deps -- new columns (labels that arrived) must reach the memoised rows
-  const rows = table.getRowModel().rows;
+  const rows = props.rows;
+  const rowKey = props.rowKey;
   const virtual = rows.length > VIRTUAL_FROM;
+  const height = props.height ?? 560;
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT + 1,
     overscan: 8,
-    initialRect: { width: 1200, height: props.height ?? 560 },
+    initialRect: { width: 1200, height },
   });
+
+  // Columns: fixed ones (selection, fixed left, fixed right, actions) always render; the
+  // scrolling ones render when they are in (or near) the viewport.
+  const bands = useMemo(() => columnBands(layout), [layout]);
+  const colVirtualizer = useVirtualizer({
+    horizontal: true,
+    count: virtual ? bands.middle.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => bands.middle[i]?.width ?? DEFAULT_WIDTH,
+    paddingStart: bands.leadWidth,
+    overscan: 2,
+    initialRect: { width: 1200, height },
+  });
+  useEffect(() => colVirtualizer.measure(), [bands, colVirtualizer]);
+
+  let rendered: RenderedCells = { cells: layout.cells, padLeft: 0, padRight: 0 };
+  if (virtual) {
+    const cols = colVirtualizer.getVirtualItems();
+    const first = cols.length ? cols[0] : undefined;
+    const last = cols.length ? cols[cols.length - 1] : undefined;
+    const middleEnd = bands.leadWidth + bands.middleWidth;
+    rendered = {
+      cells: [...bands.lead, ...cols.map((c) => bands.middle[c.index]), ...bands.tail],
+      padLeft: first ? first.start - bands.leadWidth : 0,
+      padRight: last ? middleEnd - last.end : bands.middleWidth,
+    };
+  }
+  const cellsKey = useMemo(() => rendered.cells.map((c) => c.key).join('|'), [rendered.cells]);
+  // Stable identity while the window of columns is the same, so memoised rows stay put.
+  const renderedCells = useMemo(() => rendered, [cellsKey, rendered.padLeft, rendered.padRight, layout]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by the window, not by the array
+
   const items = virtual ? virtualizer.getVirtualItems() : [];
   const padTop = virtual && items.length ? items[0].start : 0;
   const padBottom = virtual && items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  const shown: Row<GridRow>[] = virtual ? items.map((i) => rows[i.index]) : rows;
-  const span = layout.cells.length;
+  const shown: GridRow[] = virtual ? items.map((i) => rows[i.index]) : rows;
+  const span = renderedCells.cells.length + (renderedCells.padLeft > 0 ? 1 : 0) + (renderedCells.padRight > 0 ? 1 : 0);
 
-  const cssVars = {
-    '--sg-border': token.colorBorderSecondary,
-    '--sg-radius': `${token.borderRadiusLG}px`,
-    '--sg-font': `${token.fontSize}px`,
-    '--sg-text': token.colorText,
-    '--sg-head-bg': token.colorFillAlter,
-    '--sg-bg': token.colorBgContainer,
-    '--sg-hover': token.controlItemBgHover,
-    '--sg-selected': token.controlItemBgActive,
-    '--sg-primary': token.colorPrimary,
-    '--sg-mask': 'rgba(255,255,255,0.55)',
-  } as CSSProperties;
-
-  const allSelected = table.getIsAllRowsSelected();
-  const someSelected = table.getIsSomeRowsSelected();
+  const cssVars = useMemo(
+    () =>
+      ({
+        '--sg-border': token.colorBorderSecondary,
+        '--sg-radius': `${token.borderRadiusLG}px`,
+        '--sg-font': `${token.fontSize}px`,
+        '--sg-text': token.colorText,
+        '--sg-head-bg': token.colorFillAlter,
+        '--sg-bg': token.colorBgContainer,
+        '--sg-hover': token.controlItemBgHover,
+        '--sg-selected': token.controlItemBgActive,
+        '--sg-primary': token.colorPrimary,
+        '--sg-mask': 'rgba(255,255,255,0.55)',
+      }) as CSSProperties,
+    [token],
+  );
+  const selectLabel = t('screens.table.selectRow');
 
   return (
-    <div className="sg-scroll" ref={scrollRef} style={{ ...cssVars, maxHeight: virtual ? (props.height ?? 560) : undefined }}>
+    <div className="sg-scroll" ref={scrollRef} style={{ ...cssVars, maxHeight: virtual ? height : undefined }}>
       <table className="sg-table" style={{ width: layout.total, minWidth: '100%' }} aria-rowcount={rows.length + 1} aria-busy={props.loading || undefined}>
         {props.caption ? <caption style={{ position: 'absolute', left: -10000 }}>{props.caption}</caption> : null}
         <colgroup>
-          {layout.cells.map((c) => (
-            <col key={c.key} style={{ width: c.width }} />
+          {renderedCells.cells.map((c, i) => (
+            <ColWithSpacers key={c.key} cell={c} index={i} cells={renderedCells} />
           ))}
         </colgroup>
         <thead>
           <tr>
-            {layout.cells.map((cell) => {
+            {renderedCells.cells.map((cell, i) => {
               const sticky = stickyStyle(cell);
+              let th: ReactNode;
               if (cell.kind === 'select')
-                return (
+                th = (
                   <th key={cell.key} className={sticky ? 'sg-sticky' : undefined} style={sticky}>
-                    {selection === 'multiple' ? (
-                      <Checkbox
-                        aria-label={t('screens.table.selectAll')}
-                        checked={allSelected}
-                        indeterminate={!allSelected && someSelected}
-                        disabled={!rows.length}
-                        onChange={(e) => table.toggleAllRowsSelected(e.target.checked)}
-                      />
-                    ) : null}
+                    {selection === 'multiple' ? <SelectAll store={store} rows={rows} rowKey={rowKey} label={t('screens.table.selectAll')} /> : null}
                   </th>
                 );
-              if (cell.kind === 'actions')
-                return (
+              else if (cell.kind === 'actions')
+                th = (
                   <th key={cell.key} className="sg-sticky" style={sticky}>
                     {props.actionsTitle}
                   </th>
                 );
-              const col = table.getColumn(cell.key)!;
-              const dir = col.getIsSorted();
-              const meta = cell.column!;
-              return (
-                <th
-                  key={cell.key}
-                  className={sticky ? 'sg-sticky' : undefined}
-                  style={{ ...sticky, textAlign: meta.align }}
-                  aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
-                >
-                  {meta.sortable ? (
-                    <button type="button" className="sg-sort" onClick={col.getToggleSortingHandler()} title={t('screens.table.sort')}>
-                      {meta.title}
-                      {dir === 'asc' ? <ArrowUpOutlined className="sg-sort-icon" /> : dir === 'desc' ? <ArrowDownOutlined className="sg-sort-icon" /> : null}
-                    </button>
-                  ) : (
-                    meta.title
-                  )}
-                </th>
-              );
+              else {
+                const col = table.getColumn(cell.key)!;
+                const dir = col.getIsSorted();
+                const meta = cell.column!;
+                th = (
+                  <th
+                    key={cell.key}
+                    className={sticky ? 'sg-sticky' : undefined}
+                    style={{ ...sticky, textAlign: meta.align }}
+                    aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
+                  >
+                    {meta.sortable ? (
+                      <button type="button" className="sg-sort" onClick={col.getToggleSortingHandler()} title={t('screens.table.sort')}>
+                        {meta.title}
+                        {dir === 'asc' ? <ArrowUpOutlined className="sg-sort-icon" /> : dir === 'desc' ? <ArrowDownOutlined className="sg-sort-icon" /> : null}
+                      </button>
+                    ) : (
+                      meta.title
+                    )}
+                  </th>
+                );
+              }
+              return withSpacers(th, cell, i, renderedCells, 'th');
             })}
           </tr>
         </thead>
@@ -212,17 +283,10 @@ export function DataGrid(props: DataGridProps) {
               <td colSpan={span} style={{ height: padTop, padding: 0, border: 0 }} />
             </tr>
           ) : null}
-          {shown.map((row) => (
-            <GridRowView
-              key={row.id}
-              row={row}
-              selected={row.getIsSelected()}
-              selection={selection}
-              layout={layout}
-              rowActions={props.rowActions}
-              selectLabel={t('screens.table.selectRow')}
-            />
-          ))}
+          {shown.map((data) => {
+            const id = rowKey(data);
+            return <GridRowView key={id} id={id} data={data} store={store} selection={selection} cells={renderedCells} rowActions={props.rowActions} selectLabel={selectLabel} />;
+          })}
           {padBottom > 0 ? (
             <tr aria-hidden>
               <td colSpan={span} style={{ height: padBottom, padding: 0, border: 0 }} />
@@ -243,6 +307,28 @@ export function DataGrid(props: DataGridProps) {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** The header's box: all rows of the page selected, some, or none. */
+function SelectAll({ store, rows, rowKey, label }: { store: SelectionStore; rows: GridRow[]; rowKey: (r: GridRow) => string; label: string }) {
+  const sel = useSelection(store);
+  let count = 0;
+  for (const k in sel) if (sel[k]) count++;
+  const all = rows.length > 0 && count >= rows.length;
+  return (
+    <Checkbox
+      aria-label={label}
+      checked={all}
+      indeterminate={!all && count > 0}
+      disabled={!rows.length}
+      onChange={(e) => {
+        if (!e.target.checked) return store.set(NO_SELECTION);
+        const next: RowSelectionState = {};
+        for (const r of rows) next[rowKey(r)] = true;
+        store.set(next);
+      }}
+    />
   );
 }
 
@@ -297,46 +383,110 @@ function stickyStyle(cell: LayoutCell): CSSProperties | undefined {
   return undefined;
 }
 
+interface RenderedCells {
+  cells: LayoutCell[];
+  /** Widths of the columns left out before and after the rendered window (virtual mode). */
+  padLeft: number;
+  padRight: number;
+}
+
+interface Bands {
+  lead: LayoutCell[];
+  middle: LayoutCell[];
+  tail: LayoutCell[];
+  leadWidth: number;
+  middleWidth: number;
+}
+
+/** Cells sticking left, scrolling cells, cells sticking right (in that order). */
+function columnBands(layout: Layout): Bands {
+  const lead = layout.cells.filter((c) => c.left !== undefined);
+  const tail = layout.cells.filter((c) => c.left === undefined && c.right !== undefined);
+  const middle = layout.cells.filter((c) => c.left === undefined && c.right === undefined);
+  const width = (cs: LayoutCell[]) => cs.reduce((s, c) => s + c.width, 0);
+  return { lead, middle, tail, leadWidth: width(lead), middleWidth: width(middle) };
+}
+
+/** The spacer before the first scrolling cell and after the last one, around `node`. */
+function withSpacers(node: ReactNode, cell: LayoutCell, i: number, r: RenderedCells, tag: 'th' | 'td'): ReactNode {
+  if (!r.padLeft && !r.padRight) return node;
+  const Tag = tag;
+  const before = r.padLeft > 0 && isFirstScrolling(cell, i, r) ? <Tag key="__padLeft" aria-hidden /> : null;
+  const after = r.padRight > 0 && isLastScrolling(cell, i, r) ? <Tag key="__padRight" aria-hidden /> : null;
+  return before || after ? [before, node, after] : node;
+}
+
+function isScrolling(c: LayoutCell | undefined): boolean {
+  return !!c && c.left === undefined && c.right === undefined;
+}
+function isFirstScrolling(cell: LayoutCell, i: number, r: RenderedCells): boolean {
+  return isScrolling(cell) && !isScrolling(r.cells[i - 1]);
+}
+function isLastScrolling(cell: LayoutCell, i: number, r: RenderedCells): boolean {
+  return isScrolling(cell) && !isScrolling(r.cells[i + 1]);
+}
+
+function ColWithSpacers({ cell, index, cells }: { cell: LayoutCell; index: number; cells: RenderedCells }) {
+  const col = <col style={{ width: cell.width }} />;
+  if (!cells.padLeft && !cells.padRight) return col;
+  return (
+    <>
+      {cells.padLeft > 0 && isFirstScrolling(cell, index, cells) ? <col style={{ width: cells.padLeft }} /> : null}
+      {col}
+      {cells.padRight > 0 && isLastScrolling(cell, index, cells) ? <col style={{ width: cells.padRight }} /> : null}
+    </>
+  );
+}
+
 interface GridRowViewProps {
-  row: Row<GridRow>;
-  selected: boolean;
+  id: string;
+  data: GridRow;
+  store: SelectionStore;
   selection: 'none' | 'single' | 'multiple';
-  layout: Layout;
+  cells: RenderedCells;
   rowActions?: (row: GridRow) => ReactNode;
   selectLabel: string;
 }
 
-/** One row; memoised so that selecting a row re-renders that row, not the page. */
-const GridRowView = memo(function GridRowView({ row, selected, selection, layout, rowActions, selectLabel }: GridRowViewProps) {
-  const data = row.original;
+/** One row; memoised and subscribed to its own selection key, so selecting a row re-renders that row only. */
+const GridRowView = memo(function GridRowView({ id, data, store, selection, cells, rowActions, selectLabel }: GridRowViewProps) {
+  const selected = useSyncExternalStore(
+    store.subscribe,
+    () => !!store.get()[id],
+    () => !!store.get()[id],
+  );
   return (
-    <tr className={selected ? 'sg-selected' : undefined} aria-selected={selection === 'none' ? undefined : selected} data-row-key={row.id}>
-      {layout.cells.map((cell) => {
+    <tr className={selected ? 'sg-selected' : undefined} aria-selected={selection === 'none' ? undefined : selected} data-row-key={id}>
+      {cells.cells.map((cell, i) => {
         const sticky = stickyStyle(cell);
         const cls = sticky ? 'sg-sticky' : undefined;
+        let td: ReactNode;
         if (cell.kind === 'select')
-          return (
+          td = (
             <td key={cell.key} className={cls} style={sticky}>
               {selection === 'single' ? (
-                <Radio aria-label={selectLabel} checked={selected} onChange={() => row.toggleSelected(true)} />
+                <Radio aria-label={selectLabel} checked={selected} onChange={() => toggleRow(store, id, true, true)} />
               ) : (
-                <Checkbox aria-label={selectLabel} checked={selected} onChange={(e) => row.toggleSelected(e.target.checked)} />
+                <Checkbox aria-label={selectLabel} checked={selected} onChange={(e) => toggleRow(store, id, e.target.checked, false)} />
               )}
             </td>
           );
-        if (cell.kind === 'actions')
-          return (
+        else if (cell.kind === 'actions')
+          td = (
             <td key={cell.key} className="sg-sticky" style={sticky}>
               {rowActions?.(data)}
             </td>
           );
-        const c = cell.column!;
-        const text = c.text(data);
-        return (
-          <td key={cell.key} className={c.ellipsis === false ? `sg-wrap ${cls ?? ''}` : cls} style={{ ...sticky, textAlign: c.align }} title={c.ellipsis ? text : undefined}>
-            {c.render ? c.render(data) : text}
-          </td>
-        );
+        else {
+          const c = cell.column!;
+          const text = c.text(data);
+          td = (
+            <td key={cell.key} className={c.ellipsis === false ? `sg-wrap ${cls ?? ''}` : cls} style={sticky || c.align ? { ...sticky, textAlign: c.align } : undefined} title={c.ellipsis ? text : undefined}>
+              {c.render ? c.render(data) : text}
+            </td>
+          );
+        }
+        return withSpacers(td, cell, i, cells, 'td');
       })}
     </tr>
   );

@@ -7,7 +7,7 @@
  */
 import { CaretDownOutlined, CaretRightOutlined, SettingOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Checkbox, Col, DatePicker, Flex, Form, Input, InputNumber, Pagination, Popover, Row, Select, Space, Typography } from 'antd';
-import type { RowSelectionState, SortingState, VisibilityState } from '@tanstack/react-table';
+import type { SortingState, VisibilityState } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -16,16 +16,16 @@ import { isHttpError } from '../http/errors.ts';
 import type { QueryValue } from '../http/client.ts';
 import { valueAt } from '../schema/conditions.ts';
 import type { Column, EndpointRef, ExportFormat, TableParts } from '../schema/screen.ts';
-import { textOf, type I18nText } from '../schema/texts.ts';
+import { textOf, type I18nText, type Lang } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl, type ActionScope } from './actions.tsx';
-import { DataGrid, type GridColumn, type GridRow } from './DataGrid.tsx';
+import { createSelectionStore, DataGrid, useSelection, type GridColumn, type GridRow, type SelectionStore } from './DataGrid.tsx';
 import { onResourceChanged } from './data-events.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
 import { filterQuery, filterSpec, fixedQuery, initialFilterValues, sortParam, type FilterSpec } from './filters.ts';
 import { formatScalar, useYesNo, ValueView } from './format.tsx';
-import { useLang, useScreenHost } from './host.ts';
+import { useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList, type ResolvedOption } from './options.ts';
 import { flattenTree } from './tree-rows.ts';
 
@@ -61,7 +61,8 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   const [visibility, setVisibility] = useState<VisibilityState>(() =>
     Object.fromEntries(parts.columns.filter((c) => c.visible === false).map((c) => [c.field, false])),
   );
-  const [selected, setSelected] = useState<RowSelectionState>({});
+  // The selection lives outside React state: a row re-renders alone when it is (de)selected.
+  const [selection] = useState(createSelectionStore);
   const [page, setPage] = useState<PageReply | null>(null);
   const [loading, setLoading] = useState(true);
   const [failure, setFailure] = useState<string | null>(null);
@@ -108,7 +109,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         setPage(Array.isArray(data) ? { rows: data, total: data.length, pageIndex: 1, pageSize: data.length } : data);
         setFailure(null);
         // A selection refers to rows of the page it was made on.
-        setSelected({});
+        selection.set({});
       })
       .catch((e: unknown) => {
         if (mine !== seq.current) return;
@@ -141,11 +142,11 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
           text: (r: GridRow) => formatScalar(pluck(r, c.field), fmt, options, yesNo),
           render:
             c.render === 'tag' || c.render === 'image' || c.render === 'link' || c.render === 'html'
-              ? (r: GridRow) => <ColumnCell column={c} row={r} options={options} ctx={ctx} />
+              ? (r: GridRow) => <ColumnCell column={c} row={r} options={options} ctx={ctx} host={host} lang={lang} />
               : undefined,
         };
       }),
-    [parts.columns, columnOptions, doc, lang, yesNo, ctx],
+    [parts.columns, columnOptions, doc, lang, yesNo, ctx, host],
   );
 
   const selectionMode = parts.selection ?? (parts.batchActions?.length ? 'multiple' : 'none');
@@ -192,7 +193,6 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
     };
     return [{ ...first, render: cell }, ...rest];
   }, [tree, gridColumns, rowKey, toggled, parts.tree, t]);
-  const selectedRows = useMemo(() => rows.filter((r) => selected[rowKey(r)]), [rows, selected, rowKey]);
 
   const exportQuery = useCallback(
     async (format: ExportFormat) => {
@@ -220,7 +220,6 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
     (r: GridRow) => <ActionButtons actions={parts.rowActions} scope={{ ctx: { ...ctx, row: r }, resource, refresh: reload }} data={r} variant="row" />,
     [parts.rowActions, ctx, resource, reload],
   );
-  const batchScope: ActionScope = { ctx: { ...ctx, selection: selectedRows }, resource, refresh: reload };
 
   const search = (values: Record<string, unknown>) => {
     setApplied(filterQuery(specs, values));
@@ -271,10 +270,8 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         <Space>
           {selectionMode === 'multiple' && parts.batchActions?.length ? (
             <>
-              <Typography.Text type="secondary" aria-live="polite">
-                {t('screens.table.selected', { count: selectedRows.length })}
-              </Typography.Text>
-              <ActionButtons actions={parts.batchActions} scope={batchScope} batch={selectedRows} />
+              <BatchBar part="count" store={selection} rows={rows} rowKey={rowKey} actions={parts.batchActions} ctx={ctx} resource={resource} refresh={reload} />
+              <BatchBar part="actions" store={selection} rows={rows} rowKey={rowKey} actions={parts.batchActions} ctx={ctx} resource={resource} refresh={reload} />
             </>
           ) : null}
           <Button icon={<ReloadOutlined />} onClick={reload} aria-label={t('screens.table.reload')} title={t('screens.table.reload')} loading={exporting} />
@@ -302,8 +299,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         rows={rows}
         rowKey={rowKey}
         selection={selectionMode}
-        selected={selected}
-        onSelectedChange={setSelected}
+        selected={selection}
         sorting={sorting}
         onSortingChange={(s) => {
           setSorting(s);
@@ -354,9 +350,24 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   );
 }
 
-function ColumnCell({ column, row, options, ctx }: { column: Column; row: GridRow; options: ResolvedOption[] | null; ctx: ValueContext }) {
-  const host = useScreenHost();
-  const lang = useLang();
+/** The count of selected rows, or the batch actions over them: the only parts of the list that follow the selection. */
+function BatchBar(props: { part: 'count' | 'actions'; store: SelectionStore; rows: GridRow[]; rowKey: (r: GridRow) => string; actions: TableParts['batchActions']; ctx: ValueContext; resource?: string; refresh: () => void }) {
+  const { t } = useTranslation();
+  const selected = useSelection(props.store);
+  const { rows, rowKey } = props;
+  const selectedRows = useMemo(() => (Object.keys(selected).length ? rows.filter((r) => selected[rowKey(r)]) : []), [rows, selected, rowKey]);
+  const scope: ActionScope = { ctx: { ...props.ctx, selection: selectedRows }, resource: props.resource, refresh: props.refresh };
+  if (props.part === 'count')
+    return (
+      <Typography.Text type="secondary" aria-live="polite">
+        {t('screens.table.selected', { count: selectedRows.length })}
+      </Typography.Text>
+    );
+  return <ActionButtons actions={props.actions} scope={scope} batch={selectedRows} />;
+}
+
+/** A tag, image, link or html cell; host and language come from the list (no hooks per cell). */
+function ColumnCell({ column, row, options, ctx, host, lang }: { column: Column; row: GridRow; options: ResolvedOption[] | null; ctx: ValueContext; host: ScreenHost; lang: Lang }) {
   const link =
     column.render === 'link' && column.link
       ? (text: string) => {

@@ -5,6 +5,7 @@
  * preview, and the sections-and-grid layout of the root object.
  */
 import { Card, Checkbox, Col, Image, Input, Radio, Row, Select, Space, Switch } from 'antd';
+import { useEffect, useState } from 'react';
 import type { ObjectFieldTemplateProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import type { LayoutSection } from './form-schema.ts';
 import type { ResolvedOption } from './options.ts';
@@ -96,10 +97,25 @@ export const formWidgets: RegistryWidgetsType = {
   checkboxTree: CheckboxTreeWidget,
 };
 
-/** Root object: one card per section, fields on a grid of the section's columns. Nested objects stack. */
+/** Forms with more fields than this render their first sections at once and the rest in later tasks. */
+export const STAGED_FROM = 60;
+/** Fields rendered in the first stage: about what a screen shows above the fold. */
+const FIRST_STAGE_FIELDS = 40;
+/** Height a field row takes before it is rendered (label, control, help line). */
+const FIELD_ROW_HEIGHT = 82;
+
+/**
+ * Root object: one card per section, fields on a grid of the section's columns. Nested
+ * objects stack. A long form (more than STAGED_FROM fields) mounts its sections in stages:
+ * the sections holding the first FIRST_STAGE_FIELDS fields in the first frame, then one
+ * section per task, each yielding to the browser so that the frame can be painted and
+ * input handled in between; a section not yet mounted keeps its card, title and height.
+ * rjsf validates and submits the whole form data whatever is mounted.
+ */
 export function SectionsTemplate(props: ObjectFieldTemplateProps) {
   const sections = (props.uiSchema?.['ui:options'] as { sections?: LayoutSection[] } | undefined)?.sections;
   const byName = new Map(props.properties.map((p) => [p.name, p]));
+  const mounted = useStagedSections(sections);
   if (!sections) {
     return (
       <div>
@@ -113,19 +129,49 @@ export function SectionsTemplate(props: ObjectFieldTemplateProps) {
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       {sections.map((s, i) => (
         <Card key={i} size="small" title={s.title}>
-          <Row gutter={16}>
-            {s.fields.map((f) => {
-              const p = byName.get(f.name);
-              if (!p || p.hidden) return null;
-              return (
-                <Col key={f.name} xs={24} md={Math.round((24 / s.columns) * f.span)}>
-                  {p.content}
-                </Col>
-              );
-            })}
-          </Row>
+          {i < mounted ? (
+            <Row gutter={16}>
+              {s.fields.map((f) => {
+                const p = byName.get(f.name);
+                if (!p || p.hidden) return null;
+                return (
+                  <Col key={f.name} xs={24} md={Math.round((24 / s.columns) * f.span)}>
+                    {p.content}
+                  </Col>
+                );
+              })}
+            </Row>
+          ) : (
+            <div aria-busy style={{ height: Math.ceil(s.fields.reduce((n, f) => n + f.span, 0) / s.columns) * FIELD_ROW_HEIGHT }} />
+          )}
         </Card>
       ))}
     </Space>
   );
+}
+
+/** How many sections are mounted: all of a short form; a long one's grows one per task. */
+function useStagedSections(sections: LayoutSection[] | undefined): number {
+  const total = sections?.length ?? 0;
+  const staged = !!sections && sections.reduce((n, s) => n + s.fields.length, 0) > STAGED_FROM;
+  const [mounted, setMounted] = useState(() => {
+    if (!staged) return total;
+    let fields = 0;
+    let i = 0;
+    while (i < total && fields < FIRST_STAGE_FIELDS) fields += sections![i++].fields.length;
+    return Math.max(i, 1);
+  });
+  useEffect(() => {
+    if (!staged || mounted >= total) return;
+    // After the frame is painted (a task queued from requestAnimationFrame runs after it).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setMounted((n) => n + 1), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [staged, mounted, total]);
+  return staged ? mounted : total;
 }

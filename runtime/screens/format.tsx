@@ -63,7 +63,7 @@ export function useYesNo(): [string, string] {
 
 /** A cell: tags, images and links get their presentation, everything else its text. */
 export function ValueView({ value, fmt, options, link }: { value: unknown; fmt: ValueFormat; options: ResolvedOption[] | null; link?: (text: string) => ReactNode }) {
-  const yesNo = useYesNo();
+  // No hook on the tag, image and html paths: a list page draws hundreds of these cells.
   if (fmt.render === 'tag' && value !== undefined && value !== null && value !== '') {
     const list = Array.isArray(value) ? value : [value];
     return (
@@ -82,6 +82,11 @@ export function ValueView({ value, fmt, options, link }: { value: unknown; fmt: 
   }
   if (fmt.render === 'image' && typeof value === 'string' && value) return <Image src={value} width={48} height={48} style={{ objectFit: 'cover' }} />;
   if (fmt.render === 'html' && typeof value === 'string') return <div className="schema-html" data-html dangerouslySetInnerHTML={{ __html: safeHtml(value) }} />;
+  return <ScalarView value={value} fmt={fmt} options={options} link={link} />;
+}
+
+function ScalarView({ value, fmt, options, link }: { value: unknown; fmt: ValueFormat; options: ResolvedOption[] | null; link?: (text: string) => ReactNode }) {
+  const yesNo = useYesNo();
   const text = formatScalar(value, fmt, options, yesNo);
   if (link && text) return <>{link(text)}</>;
   return <>{text}</>;
