@@ -228,7 +228,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
       if (!x.optionsFrom) return;
       const r = input.resources.get(x.optionsFrom.resource);
       if (!r) return add(`${at}/optionsFrom/resource`, missingResource(x.optionsFrom.resource));
-      checkGrants(r, authorities, `${at}/optionsFrom/resource`, (ptr, msg) => add(ptr, `${msg}; users holding only this screen's authority get no options`, 'warning'));
+      checkGrants(r, authorities, `${at}/optionsFrom/resource`, (ptr, msg) => add(ptr, `${msg}; users holding only this screen's authority get no options`, 'warning'), 'read');
       if (x.optionsFrom.valueField && !fieldKnown(r, x.optionsFrom.valueField, 'row')) add(`${at}/optionsFrom/valueField`, `"${x.optionsFrom.valueField}" is not a field of resource "${r.name}"`);
       if (x.optionsFrom.labelField && !fieldKnown(r, x.optionsFrom.labelField, 'row')) add(`${at}/optionsFrom/labelField`, `"${x.optionsFrom.labelField}" is not a field of resource "${r.name}"`);
       for (const f of Object.keys(x.optionsFrom.filter ?? {})) {
@@ -413,7 +413,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
           const child = input.resources.get(rel.resource);
           if (!child) return add(`${p}/resource`, missingResource(rel.resource));
           // The list alone is refused to users without the child's authority: the detail still works.
-          checkGrants(child, authorities, `${p}/resource`, (ptr, msg) => add(ptr, `${msg}; users holding only this screen's authority see the list refused`, 'warning'));
+          checkGrants(child, authorities, `${p}/resource`, (ptr, msg) => add(ptr, `${msg}; users holding only this screen's authority see the list refused`, 'warning'), 'read');
           const fk = child.searchable.find((s) => s.field === rel.foreignKey);
           if (!(rel.foreignKey in child.record.properties)) add(`${p}/foreignKey`, `"${rel.foreignKey}" is not a property of resource "${child.name}"'s record`);
           else if (!fk || fk.filter !== 'eq') add(`${p}/foreignKey`, `resource "${child.name}" must offer an eq filter on "${rel.foreignKey}" to list the related records`);
@@ -444,8 +444,9 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
   return problems;
 }
 
-function checkGrants(r: Resource, authorities: string[], at: string, add: (pointer: string, message: string) => void) {
-  const granted = new Set([r.authority, ...(r.authorityAliases ?? [])]);
+/** `read`: the screen only reads the resource (options, related lists), so read-only grants count. */
+function checkGrants(r: Resource, authorities: string[], at: string, add: (pointer: string, message: string) => void, mode: 'full' | 'read' = 'full') {
+  const granted = new Set([r.authority, ...(r.authorityAliases ?? []), ...(mode === 'read' ? (r.readAuthorities ?? []) : [])]);
   const missing = authorities.filter((a) => !granted.has(a));
   if (missing.length)
     add(at, `${missing.length > 1 ? 'authorities' : 'authority'} ${missing.map((a) => `"${a}"`).join(' and ')} ${missing.length > 1 ? 'do' : 'does'} not grant resource "${r.name}" (granted by ${[...granted].join(', ')}), so its requests would be refused`);
@@ -462,6 +463,9 @@ export function lintResources(resources: { doc: Resource; file: string }[], menu
     if (!codes.has(doc.authority)) add('/authority', `"${doc.authority}" is not a menu code of the menus document`);
     (doc.authorityAliases ?? []).forEach((a, i) => {
       if (!codes.has(a)) add(`/authorityAliases/${i}`, `"${a}" is not a menu code of the menus document`);
+    });
+    (doc.readAuthorities ?? []).forEach((a, i) => {
+      if (!codes.has(a)) add(`/readAuthorities/${i}`, `"${a}" is not a menu code of the menus document`);
     });
     for (const [action, code] of Object.entries(doc.elements)) {
       const suffix = code.slice(doc.authority.length);

@@ -69,6 +69,8 @@ export interface ResourceDocument {
   basePath: string;
   authority: string;
   authorityAliases?: string[];
+  /** Menu codes that grant reading only (selects and related lists of other screens). */
+  readAuthorities?: string[];
   elements: { create: string; update: string; delete: string };
   scope: ResourceScope;
   record: RecordSchema;
@@ -291,6 +293,11 @@ export type WriteAction = 'create' | 'update' | 'delete';
 /** Menu codes that grant reading the resource. */
 export function authorityKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases'>): string[] {
   return [doc.authority, ...(doc.authorityAliases ?? [])];
+}
+
+/** Menu codes that grant reading: the authority, its aliases and the read-only grants. */
+export function readKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'readAuthorities'>): string[] {
+  return [...authorityKeys(doc), ...(doc.readAuthorities ?? [])];
 }
 
 /** Menu code → element code of `action` under it, for the authority and each alias. */

@@ -6,6 +6,7 @@ import { t } from '../i18n/catalog.ts';
 import {
   accessKeys,
   authorityKeys,
+  readKeys,
   filterParamNames,
   MAX_ID,
   MAX_IN_VALUES,
@@ -91,7 +92,7 @@ const dropEmptyQuery: preValidationHookHandler = async (req) => {
 
 function requireRead(req: FastifyRequest, doc: ResourceDocument): SessionUser {
   const user = caller(req);
-  if (!authorityKeys(doc).some((code) => user.menus.has(code))) throw forbidden();
+  if (!readKeys(doc).some((code) => user.menus.has(code))) throw forbidden();
   return user;
 }
 
