@@ -152,6 +152,8 @@ export function DataGrid(props: DataGridProps) {
     onSortingChange: (u) => props.onSortingChange?.(typeof u === 'function' ? u(props.sorting ?? []) : u),
     getCoreRowModel: getCoreRowModel(),
     manualSorting: true,
+    // Ascending first, as when tanstack guessed it from the (always text) cell values of rows it no longer holds.
+    sortDescFirst: false,
     manualPagination: true,
     enableRowSelection: false,
     enableSortingRemoval: true,
