@@ -14,6 +14,8 @@ export const DEFAULT_EXPORT_ROWS = 10_000;
 export interface PageReply {
   rows: GridRow[];
   total: number;
+  /** false when the server stopped counting: `total` is then a lower bound. */
+  totalExact?: boolean;
   pageIndex: number;
   pageSize: number;
 }

@@ -95,7 +95,7 @@ export interface FixtureTransport {
 }
 
 /** A fetch answering the resource engine's endpoints of every resource in the registry. */
-export function fixtureTransport(registry: SchemaRegistry): FixtureTransport {
+export function fixtureTransport(registry: SchemaRegistry, opts: { pageExtra?: Record<string, unknown> } = {}): FixtureTransport {
   const log: string[] = [];
   let pending = 0;
   const reply = (status: number, body: unknown) =>
@@ -111,7 +111,7 @@ export function fixtureTransport(registry: SchemaRegistry): FixtureTransport {
         const pageIndex = Number(url.searchParams.get('pageIndex') ?? 1);
         const rows = [];
         for (let i = (pageIndex - 1) * pageSize + 1; i <= Math.min(FIXTURE_ROWS, pageIndex * pageSize); i++) rows.push(fixtureRow(doc.doc, registry, i));
-        return reply(200, { status: 200, message: 'ok', data: { rows, total: FIXTURE_ROWS, pageIndex, pageSize } });
+        return reply(200, { status: 200, message: 'ok', data: { rows, total: FIXTURE_ROWS, pageIndex, pageSize, ...opts.pageExtra } });
       }
       const id = /^\/(\d+)$/.exec(rest)?.[1];
       if (method === 'GET' && id) return reply(200, { status: 200, message: 'ok', data: fixtureRow(doc.doc, registry, Number(id)) });

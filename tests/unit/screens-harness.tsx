@@ -48,8 +48,11 @@ export interface Harness {
 }
 
 /** Services whose client answers from fixtures, logged in as a user holding `codes` (default: every code of the menus). */
-export function createHarness(registry: SchemaRegistry, opts: { language?: Language; menus?: string[]; elements?: string[] } = {}): Harness {
-  const transport = fixtureTransport(registry);
+export function createHarness(
+  registry: SchemaRegistry,
+  opts: { language?: Language; menus?: string[]; elements?: string[]; pageExtra?: Record<string, unknown> } = {},
+): Harness {
+  const transport = fixtureTransport(registry, { pageExtra: opts.pageExtra });
   const base = createConsoleServices({ cookies: memoryStore({ language: opts.language ?? 'zh', token: 'fixture' }), local: memoryStore() });
   const http = createHttpClient({
     baseUrl: '',

@@ -105,6 +105,13 @@ describe('in the DOM', () => {
     expect(h.transport.log[0]).toMatch(/^GET \/api\/kms\/crops\/page\?.*sort=category%2Cname/);
   }, 60_000);
 
+  it('reads a capped total as a lower bound', async () => {
+    const h = createHarness(registry, { language: 'en', pageExtra: { totalExact: false } });
+    const { container } = renderScreen(h, registry, 'cropsManager', { routePattern: '/bigData-kms/cropsManager', authority: 'cropsManager' });
+    await settled(h, container);
+    expect(container.querySelector('.ant-pagination-total-text')?.textContent).toBe('at least 3');
+  }, 60_000);
+
   it('shows a localised panel for a registered widget whose implementation is not provided', async () => {
     const docs = folderSource(root).documents() as SourceDocument[];
     const widget = { file: 'schemas/screens/x/mapScreen.json', type: 'screen' as const, content: { $schema: 'https://farm-backoffice.local/schema/screen.schema.json', formatVersion: 1, revision: 1, id: 'mapScreen', kind: 'widget', widget: 'map', route: '/showMap/index', authority: 'showMapIndex', title: { zh: '地图', en: 'Map', es: 'Mapa' } } };
