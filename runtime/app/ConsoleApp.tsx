@@ -1,10 +1,11 @@
 import { App as AntApp, ConfigProvider } from 'antd';
 import { Provider as JotaiProvider } from 'jotai';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { BrowserRouter, useNavigate } from 'react-router-dom';
+import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
 import { antdNotifier } from '../http/antd-notifier.ts';
 import { isLanguage, DEFAULT_LANGUAGE } from '../i18n/languages.ts';
+import { LOGIN_PATH, normalisePath, START_PATH } from '../routing/access.ts';
 import { AppRoutes } from '../shell/AppRoutes.tsx';
 import { antdLocales } from './antd-locale.ts';
 import { ServicesContext, useServices } from './context.ts';
@@ -13,8 +14,11 @@ import type { ConsoleServices } from './services.ts';
 
 export interface ConsoleAppProps {
   services: ConsoleServices;
-  /** Gated screens (from the schema runtime); none means only the built-in pages. */
-  screens?: readonly ScreenRoute[];
+  /**
+   * Gated screens (from the schema runtime), or the promise of them while the documents
+   * load; none means only the built-in pages.
+   */
+  screens?: readonly ScreenRoute[] | Promise<readonly ScreenRoute[]>;
 }
 
 /** The whole console: providers, the router and the routes. */
@@ -27,13 +31,41 @@ export function ConsoleApp({ services, screens = [] }: ConsoleAppProps) {
             <NotifierBridge />
             <BrowserRouter>
               <NavigatorBridge />
-              <AppRoutes screens={screens} />
+              <RoutesWhenReady screens={screens} />
             </BrowserRouter>
           </Themed>
         </I18nextProvider>
       </JotaiProvider>
     </ServicesContext.Provider>
   );
+}
+
+const NO_SCREENS: readonly ScreenRoute[] = [];
+/** Pages that depend on no screen (normalised, lower case): shown before the screens have loaded. */
+const WITHOUT_SCREENS = new Set(['/', LOGIN_PATH, START_PATH, '/404', '/401'].map((p) => p.toLowerCase()));
+
+/**
+ * The routes once the screens are known. Until then only the pages that need none render
+ * (the login page first of all); any other path shows nothing yet, as the console did when
+ * it waited for its documents before the first render, so no route is judged 404 or 401
+ * against a table that is still missing its screens.
+ */
+function RoutesWhenReady({ screens }: { screens: readonly ScreenRoute[] | Promise<readonly ScreenRoute[]> }) {
+  const location = useLocation();
+  const [loaded, setLoaded] = useState<{ from: unknown; routes: readonly ScreenRoute[] } | null>(null);
+  useEffect(() => {
+    if (!(screens instanceof Promise)) return;
+    let alive = true;
+    void screens.then((routes) => alive && setLoaded({ from: screens, routes }));
+    return () => {
+      alive = false;
+    };
+  }, [screens]);
+  const ready = screens instanceof Promise ? (loaded?.from === screens ? loaded.routes : null) : screens;
+  // The same element in both branches, so the login page keeps its state when the screens arrive.
+  if (ready) return <AppRoutes screens={ready} />;
+  if (WITHOUT_SCREENS.has(normalisePath(location.pathname).toLowerCase())) return <AppRoutes screens={NO_SCREENS} />;
+  return null;
 }
 
 function Themed({ children }: { children: React.ReactNode }) {

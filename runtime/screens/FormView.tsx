@@ -19,7 +19,7 @@ import { useNavigate } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
-import { textOf, type Lang } from '../schema/texts.ts';
+import type { Lang } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
 import { notifyResourceChanged } from './data-events.ts';
@@ -233,6 +233,4 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   );
 }
 
-export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string): string {
-  return `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
-}
+export { formTitle } from './form-overlay.ts';

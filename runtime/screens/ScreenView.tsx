@@ -3,25 +3,51 @@
  * embedded in a page, or opened in a drawer), with the overlay host that `openForm`
  * actions open their forms in.
  */
-import { App as AntApp, Col, Drawer, Flex, Modal, Row, Tabs, Typography } from 'antd';
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { App as AntApp, Col, Drawer, Flex, Modal, Row, Skeleton, Tabs, Typography } from 'antd';
+import { Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { BrokenScreen, SchemaRegistry } from '../schema/registry.ts';
 import { formModeOf, type FormScreen, type PageScreen, type Screen } from '../schema/screen.ts';
 import { textOf } from '../schema/texts.ts';
 import { resolveParams } from '../schema/values.ts';
-import { FormOverlayContext, type FormRequest } from './actions.tsx';
-import { DashboardView } from './DashboardView.tsx';
-import { DetailView } from './DetailView.tsx';
 import { ErrorPanel, ScreenProblem } from './ErrorPanel.tsx';
-import { FormView, formTitle } from './FormView.tsx';
+import { FormOverlayContext, formTitle, type FormRequest } from './form-overlay.ts';
 import { ScreenHostContext, useLang, useScreenHost, type ScreenHost } from './host.ts';
-import { TableView } from './TableView.tsx';
-import { WidgetHost } from './WidgetHost.tsx';
+import { lazyView } from './lazy-view.ts';
+
+// Each kind's renderer is its own chunk, fetched the first time a screen of that kind is
+// shown: the login page and the shell never load rjsf, ajv, echarts or the grid.
+const TableView = lazyView(() => import('./TableView.tsx').then((m) => m.TableView));
+const FormView = lazyView(() => import('./FormView.tsx').then((m) => m.FormView));
+const DetailView = lazyView(() => import('./DetailView.tsx').then((m) => m.DetailView));
+const DashboardView = lazyView(() => import('./DashboardView.tsx').then((m) => m.DashboardView));
+const WidgetHost = lazyView(() => import('./WidgetHost.tsx').then((m) => m.WidgetHost));
+
+/** Every renderer chunk, loaded ahead (tests that render synchronously; warming after login). */
+export function preloadScreenViews(): Promise<unknown> {
+  return Promise.all([TableView, FormView, DetailView, DashboardView, WidgetHost].map((v) => v.preload()));
+}
+
+/** Shown while a renderer's chunk loads; busy, so tests and assistive technology wait for it. */
+function ViewLoading() {
+  return (
+    <div aria-busy="true">
+      <Skeleton active />
+    </div>
+  );
+}
 
 /** The body of one screen in the current host. */
 export function ScreenBody({ screen }: { screen: Screen }) {
+  return (
+    <Suspense fallback={<ViewLoading />}>
+      <ScreenKind screen={screen} />
+    </Suspense>
+  );
+}
+
+function ScreenKind({ screen }: { screen: Screen }) {
   const host = useScreenHost();
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -117,15 +143,17 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
   const body =
     form && request ? (
       <ScreenHostContext.Provider value={{ ...host, params: { ...host.params, ...request.params } }}>
-        <FormView
-          key={`${request.screen}:${request.mode}:${JSON.stringify(request.params)}`}
-          screen={form}
-          mode={request.mode}
-          id={request.params[form.idParam ?? 'id']}
-          initial={request.initial}
-          onDone={close}
-          onDirtyChange={onDirtyChange}
-        />
+        <Suspense fallback={<ViewLoading />}>
+          <FormView
+            key={`${request.screen}:${request.mode}:${JSON.stringify(request.params)}`}
+            screen={form}
+            mode={request.mode}
+            id={request.params[form.idParam ?? 'id']}
+            initial={request.initial}
+            onDone={close}
+            onDirtyChange={onDirtyChange}
+          />
+        </Suspense>
       </ScreenHostContext.Provider>
     ) : null;
 

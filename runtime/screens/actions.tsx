@@ -5,7 +5,7 @@
  * half-filled URL.
  */
 import { App as AntApp, Button, Dropdown, Flex, Input, Space, Typography } from 'antd';
-import { createContext, useContext, useState, type ReactNode } from 'react';
+import { useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
@@ -18,21 +18,9 @@ import { notifyResourceChanged } from './data-events.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { useActionFilter, useElementGate, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { SchemaIcon } from './icons.tsx';
+import { FormOverlayContext, type FormRequest } from './form-overlay.ts';
 
-/** A form opened by an action, in a drawer or a modal over the screen that opened it. */
-export interface FormRequest {
-  screen: string;
-  mode: FormMode;
-  container: 'drawer' | 'modal';
-  width?: number;
-  /** Route parameters of the form: its id parameter, resolved. */
-  params: Record<string, string | undefined>;
-  initial: Record<string, unknown>;
-  /** Run after a successful submit. */
-  onSaved?: () => void;
-}
-
-export const FormOverlayContext = createContext<((req: FormRequest) => void) | null>(null);
+export { FormOverlayContext, type FormRequest } from './form-overlay.ts';
 
 export interface ActionScope {
   ctx: ValueContext;

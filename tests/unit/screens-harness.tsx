@@ -14,12 +14,17 @@ import { createConsoleServices, type ConsoleServices } from '../../runtime/app/s
 import { createHttpClient } from '../../runtime/http/client.ts';
 import { elementCodes, menuCodes } from '../../runtime/schema/menus.ts';
 import type { SchemaRegistry } from '../../runtime/schema/registry.ts';
-import { ScreenFrame } from '../../runtime/screens/ScreenView.tsx';
+import { preloadScreenViews, ScreenFrame } from '../../runtime/screens/ScreenView.tsx';
 import type { ScreenHost } from '../../runtime/screens/host.ts';
 import { memoryStore } from '../../runtime/session/key-value.ts';
 import { userInfoAtom } from '../../runtime/session/atoms.ts';
 import type { Language } from '../../runtime/i18n/languages.ts';
 import { fixtureTransport, type FixtureTransport } from './screens-fixtures.ts';
+
+// The renderers are chunks loaded on first use (ScreenView.tsx). Loaded here once, they
+// render synchronously as before: a suspension inside testing-library's synchronous act()
+// is never retried, and the snapshots describe the screens, not the loading skeleton.
+await preloadScreenViews();
 
 /** What jsdom lacks and antd needs. */
 export function stubBrowserApis(): void {

@@ -1,0 +1,27 @@
+/**
+ * What the overlay host (ScreenView.tsx) shares with the action runner and the form:
+ * kept apart from actions.tsx and FormView.tsx so the host's code does not pull the
+ * form's bundle (rjsf, ajv) or the icon set in before a form is actually opened.
+ */
+import { createContext } from 'react';
+import type { FormMode, FormScreen } from '../schema/screen.ts';
+import { textOf, type Lang } from '../schema/texts.ts';
+
+/** A form opened by an action, in a drawer or a modal over the screen that opened it. */
+export interface FormRequest {
+  screen: string;
+  mode: FormMode;
+  container: 'drawer' | 'modal';
+  width?: number;
+  /** Route parameters of the form: its id parameter, resolved. */
+  params: Record<string, string | undefined>;
+  initial: Record<string, unknown>;
+  /** Run after a successful submit. */
+  onSaved?: () => void;
+}
+
+export const FormOverlayContext = createContext<((req: FormRequest) => void) | null>(null);
+
+export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string): string {
+  return `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
+}
