@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { loadSessionUser } from '../../server/auth/session-user.ts';
-import { accessKeys, authorityKeys, type ResourceDocument } from '../../runtime/schema/resource.ts';
+import { accessKeys, authorityKeys, readKeys, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { allCodes, call, recordOf, writeOrSkip, demoOrg, docs, makeUser, outsideFarm, someRow, variant, type Body, type Reply } from './resource-fixtures.ts';
 
 const MISSING = 2147483000;
@@ -48,7 +48,7 @@ describe.each(engines())('resource authority and scope on $name', (engine) => {
       const session = (await loadSessionUser(t.db, { id: u.id }))!;
       const token = await t.app.tokens.issue(u);
       for (const doc of docs) {
-        const canRead = authorityKeys(doc).some((m) => session.menus.has(m));
+        const canRead = readKeys(doc).some((m) => session.menus.has(m));
         const canCreate = accessKeys(doc, 'create').some((k) => session.menus.has(k.menu) && session.elements.has(k.element));
         const page = await call(t, token, 'GET', `${doc.basePath}/page`);
         expect(page.status, `${u.username} reads ${doc.name}`).toBe(canRead ? 200 : 40301);
