@@ -1,9 +1,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { hostname, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { forbidden, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ok } from '../http/envelope.ts';
+import { requireAnyMenu } from '../http/guard.ts';
 import { envelopeSchema, errorReplySchema, pageSchema } from '../resources/page.ts';
 import type { RequestTrace } from './trace.ts';
 import { pagedQuery, slicePage } from './schemas.ts';
@@ -14,12 +14,6 @@ export const MONITOR_AUTHORITY = {
   status: ['serviceMonitor'],
   trace: ['traceMonitor'],
 } as const;
-
-function requireAny(req: FastifyRequest, codes: readonly string[]) {
-  const user = caller(req);
-  if (!codes.some((c) => user.menus.has(c))) throw forbidden();
-  return user;
-}
 
 export interface RegisteredRoute {
   method: string;
@@ -107,7 +101,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: Ro
       },
     },
     async (req) => {
-      requireAny(req, MONITOR_AUTHORITY.registry);
+      requireAnyMenu(req, MONITOR_AUTHORITY.registry);
       const modules = deps.registry.modules();
       return ok({ service: service(), modules, routeCount: deps.registry.routes.length, publicRouteCount: deps.registry.routes.filter((r) => r.public).length });
     },
@@ -129,7 +123,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: Ro
       },
     },
     async (req) => {
-      requireAny(req, MONITOR_AUTHORITY.registry);
+      requireAnyMenu(req, MONITOR_AUTHORITY.registry);
       const q = req.query;
       const kw = q.keyword?.toLowerCase();
       const rows = deps.registry.routes
@@ -152,7 +146,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: Ro
       },
     },
     async (req) => {
-      requireAny(req, MONITOR_AUTHORITY.status);
+      requireAnyMenu(req, MONITOR_AUTHORITY.status);
       const database = await databaseStatus(app);
       const mem = process.memoryUsage();
       const cpu = process.cpuUsage();
@@ -204,7 +198,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: Ro
       },
     },
     async (req) => {
-      requireAny(req, MONITOR_AUTHORITY.trace);
+      requireAnyMenu(req, MONITOR_AUTHORITY.trace);
       const q = req.query;
       const route = q.route?.toLowerCase();
       const rows = deps.trace
@@ -227,7 +221,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: Ro
       },
     },
     async (req) => {
-      requireAny(req, MONITOR_AUTHORITY.trace);
+      requireAnyMenu(req, MONITOR_AUTHORITY.trace);
       const route = req.query.route?.toLowerCase();
       return ok(slicePage(deps.trace.latencies().filter((l) => !route || l.route.toLowerCase().includes(route)), req.query));
     },

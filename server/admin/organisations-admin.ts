@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
 import { business, forbidden, notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
+import { requireAnyMenu } from '../http/guard.ts';
+import { orgProps } from '../routes/organisations.ts';
 import * as s from '../accounts/schemas.ts';
 import { ORG_COLUMNS, Params, orgScopeSql, orgView, scopeOf, visibleOrg, type OrgRow } from '../accounts/scope.ts';
 import { readResourceDocuments } from '../resources/load.ts';
@@ -19,21 +20,7 @@ export const MULTI_FARM_MENUS = ['multiFarm', 'multiFarmIndex'];
 /** Who reaches the seedling-base screen; writes need the element of its index entry. */
 export const NURSERY_MENUS = ['nurseryManage', 'nurseryManageIndex'];
 
-function requireAnyMenu(req: FastifyRequest, codes: readonly string[]): SessionUser {
-  const user = caller(req);
-  if (!codes.some((c) => user.menus.has(c))) throw forbidden();
-  return user;
-}
-
-const orgBodyProps = {
-  name: s.name,
-  city: s.city,
-  address: s.text(200),
-  contact: s.text(64),
-  phone: { type: 'string', minLength: 5, maxLength: 20, pattern: '^[0-9+\\- ]+$' },
-  logoUrl: s.logoUrl,
-  status: { type: 'integer', enum: [0, 1] },
-} as const;
+const orgBodyProps = { ...orgProps, status: { type: 'integer', enum: [0, 1] } } as const;
 type OrgBody = Partial<Record<'name' | 'city' | 'address' | 'contact' | 'phone' | 'logoUrl', string>> & { status?: 0 | 1 };
 const ORG_COLUMN_OF = { name: 'name', city: 'city', address: 'address', contact: 'contact', phone: 'phone', logoUrl: 'logo_url', status: 'status' } as const;
 

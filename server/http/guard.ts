@@ -18,6 +18,13 @@ export function requireMenu(req: FastifyRequest, code: string): SessionUser {
   return user;
 }
 
+/** 40301 unless one of `codes` is among the caller's menu codes (a screen shown under several menu entries). */
+export function requireAnyMenu(req: FastifyRequest, codes: readonly string[]): SessionUser {
+  const user = caller(req);
+  if (!codes.some((c) => user.menus.has(c))) throw forbidden();
+  return user;
+}
+
 /** 40301 unless `code` is among the caller's element codes. */
 export function requireElement(req: FastifyRequest, code: string): SessionUser {
   const user = caller(req);

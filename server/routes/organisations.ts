@@ -18,7 +18,7 @@ const tags = ['organisations'];
 const orgType = { type: 'integer', enum: [0, 1, 3, 4] } as const;
 
 /** The fields of an organisation a caller may write. */
-const orgProps = {
+export const orgProps = {
   name: s.name,
   city: s.city,
   address: s.text(200),
