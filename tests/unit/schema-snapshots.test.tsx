@@ -1,11 +1,14 @@
 // @vitest-environment jsdom
 /**
- * One DOM snapshot per screen document under schemas/ (issue 4, QA snapshots): the
- * registry loads the folder as the console does, each screen renders in jsdom with
- * deterministic fixture data derived from its resource's record schema, and the DOM is
- * compared with tests/unit/__snapshots__/schemas/<file>.html. A new document gets its
- * test with no code; an invalid one renders its error panel (and fails the check below
- * with its file name); `npm run snapshots:update` refreshes them after an intended change.
+ * One snapshot per screen document under schemas/ (QA snapshots): the registry loads the
+ * folder as the console does, each screen renders in jsdom with deterministic fixture data
+ * derived from its resource's record schema, and what it shows is compared with
+ * tests/unit/__snapshots__/schemas/<file>.txt: the requests the screen made, then its
+ * semantic outline (roles, names, texts, states; no markup or class names, see
+ * semantic-tree.ts). A few screens also keep their rendered antd markup (the gallery,
+ * without hashed class names) so that a change of the component library shows. A new
+ * document gets its test with no code; an invalid one renders its error panel (and fails
+ * the check below with its file name); `npm run snapshots:update` refreshes them.
  */
 process.env.TZ = 'UTC';
 
@@ -16,6 +19,7 @@ import { folderSource } from '../../runtime/schema/folder-source.ts';
 import { loadRegistry, type SchemaRegistry } from '../../runtime/schema/registry.ts';
 import { routeParams, screenRoutes } from '../../runtime/schema/screen.ts';
 import { createHarness, renderScreen, settled, stableHtml, stubBrowserApis } from './screens-harness.tsx';
+import { markupWithoutHashes, semanticTree } from './semantic-tree.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const source = folderSource(root);
@@ -27,6 +31,9 @@ beforeAll(async () => {
   registry = await loadRegistry([source], { lint: true });
 });
 afterEach(() => cleanup());
+
+/** Screens whose rendered markup is kept too: one of each common kind. */
+const GALLERY = new Set(['schemas/screens/knowledge/cropsManager.json', 'schemas/screens/knowledge/cropsForm.json', 'schemas/screens/knowledge/cropDetail.json']);
 
 /** Route parameters for a snapshot: forms in edit mode on record 1, every other parameter "1". */
 function fixtureParams(names: string[]): Record<string, string> {
@@ -49,7 +56,14 @@ describe('schema snapshots', () => {
     const h = createHarness(registry);
     const { container } = renderScreen(h, registry, screen.id, { routePattern: first?.route, authority: first?.authority ?? screen.authority, params });
     await settled(h, container);
-    const html = stableHtml(container, (el) => prettyDOM(el, Number.POSITIVE_INFINITY, { highlight: false }) || '');
-    await expect(html).toMatchFileSnapshot(`./__snapshots__/schemas/${file.replace(/^schemas\//, '')}.html`);
+    const name = file.replace(/^schemas\//, '');
+    const requests = [...new Set(h.transport.log)].map((r) => `> ${r}`).join('\n');
+    const outline = stableHtml(container, (el) => semanticTree(el));
+    await expect(`${requests}\n\n${outline}`).toMatchFileSnapshot(`./__snapshots__/schemas/${name}.txt`);
+    if (GALLERY.has(file)) {
+      const html = markupWithoutHashes(stableHtml(container, (el) => prettyDOM(el, Number.POSITIVE_INFINITY, { highlight: false }) || ''));
+      expect(html, 'no hashed class name in the gallery').not.toMatch(/css-dev-only|css-var-/);
+      await expect(html).toMatchFileSnapshot(`./__snapshots__/gallery/${name}.html`);
+    }
   }, 60_000);
 });
