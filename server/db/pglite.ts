@@ -1,9 +1,17 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, QueryResult, Queryable } from './database.ts';
 
-/** Embedded PostgreSQL. `dataDir` undefined means in memory (tests). */
-export async function openPglite(dataDir?: string): Promise<Database> {
-  const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+export interface PgliteDatabase extends Database {
+  /** The whole data folder as a tarball, to open copies of this database (tests clone a seeded one). */
+  dump(): Promise<Blob>;
+}
+
+/**
+ * Embedded PostgreSQL. `dataDir` undefined means in memory (tests); `image` starts the
+ * database from a tarball made by `dump()`.
+ */
+export async function openPglite(dataDir?: string, image?: Blob): Promise<PgliteDatabase> {
+  const pg = await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(image ? { loadDataDir: image } : {}) });
   const run = async <T>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]): Promise<QueryResult<T>> => {
     const r = await q.query<T>(sql, params as unknown[] | undefined);
     // PGlite reports affectedRows 0 for a SELECT; pg's rowCount counts the rows returned.
@@ -21,5 +29,6 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       await pg.exec(sql);
     },
     close: () => pg.close(),
+    dump: async () => pg.dumpDataDir('none'),
   };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig, type ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
-import { seedIfEmpty, DEMO_PASSWORD } from '../../server/seed/seed.ts';
+import { DEMO_PASSWORD } from '../../server/seed/seed.ts';
 import type { Engine } from './engines.ts';
 
 export interface TestApp {
@@ -19,8 +19,7 @@ export interface TestApp {
 
 /** A server on a fresh, migrated and seeded database of `engine`, for inject() calls. */
 export async function createTestApp(engine: Engine, overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
-  const db = await engine.open();
-  await seedIfEmpty(db);
+  const db = await engine.openSeeded();
   const dir = mkdtempSync(join(tmpdir(), 'farm-test-'));
   const config: ServerConfig = { ...loadConfig({ DATA_DIR: dir }), distDir: join(dir, 'no-dist'), ...overrides };
   const app = await buildApp({ db, config });
