@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { hashPassword } from '../auth/password.ts';
-import { endSessions, endSessionsOfLostCodes } from '../auth/end-sessions.ts';
+import { endSessions } from '../auth/end-sessions.ts';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
 import { business, forbidden, notFound, ok } from '../http/envelope.ts';
@@ -351,7 +351,7 @@ async function updateUser(tx: Queryable, req: FastifyRequest, me: SessionUser, i
     if (current.join() !== wanted.join()) {
       const removed = current.filter((r) => !wanted.includes(r));
       await assignableRoles(tx, me, [...wanted, ...removed]);
-      roleChange = await endSessionsOfLostCodes(tx, { userIds: [id] }, () => replaceRoles(tx, id, wanted));
+      roleChange = await replaceRoles(tx, id, wanted);
     }
   }
   if (!sets.length && !roleChange) throw business(msg['accounts.nothingToChange']);
