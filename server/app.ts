@@ -12,6 +12,7 @@ import { pickLang, type Lang } from './i18n/lang.ts';
 import { t } from './i18n/catalog.ts';
 import { apiModules } from './modules.ts';
 import { registerOpenApi } from './resources/openapi.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,6 +75,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return reply.code(404).send('Not found');
   });
 
+  await registerSecurityHeaders(app, opts.config);
   await registerOpenApi(app);
   await app.register(api, { prefix: '/api' });
 

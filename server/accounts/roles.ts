@@ -1,6 +1,7 @@
 import type { SessionUser } from '../auth/session-user.ts';
 import type { Queryable } from '../db/database.ts';
 import { business } from '../http/envelope.ts';
+import { endSessionsOfLostCodes } from '../auth/end-sessions.ts';
 import { msg } from './messages.ts';
 
 interface RoleRow {
@@ -30,8 +31,15 @@ export async function assignableRoles(db: Queryable, caller: SessionUser, ids: r
   return rows;
 }
 
-/** Replaces the user's roles; returns the role ids before and after for the audit row. */
+/**
+ * Replaces the user's roles; returns the role ids before and after for the audit row.
+ * Losing any code ends the user's tokens.
+ */
 export async function replaceRoles(db: Queryable, userId: number, roleIds: readonly number[]): Promise<{ before: number[]; after: number[] }> {
+  return endSessionsOfLostCodes(db, { userIds: [userId] }, () => swapRoles(db, userId, roleIds));
+}
+
+async function swapRoles(db: Queryable, userId: number, roleIds: readonly number[]): Promise<{ before: number[]; after: number[] }> {
   const before = (await db.query<{ role_id: number }>('SELECT role_id FROM user_roles WHERE user_id = $1 ORDER BY role_id', [userId])).rows.map(
     (r) => r.role_id,
   );

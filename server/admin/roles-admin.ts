@@ -11,6 +11,7 @@ import { changeableUser, refuseSelf, userById } from '../accounts/users.ts';
 import * as s from '../accounts/schemas.ts';
 import { msg } from './messages.ts';
 import { knownCodes, menuTree, type LocalText } from './menu-tree.ts';
+import { endSessionsOfLostCodes } from '../auth/end-sessions.ts';
 import { elementCode, id, localText, menuCode, offsetOf, okArray, okObject, okPage, page, pagedQuery, strictObject, version } from './schemas.ts';
 
 export const ROLE_AUTHORITY = 'groupManager';
@@ -208,9 +209,11 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
         if (!Object.keys(changes).length) throw business(msg['admin.nothingToChange']);
         if (changes.code) await assertCodeFree(tx, next.code, before.id);
         if (changes.category && next.category) await assertCategory(tx, next.category);
-        await tx.query(
-          'UPDATE roles SET code = $2, name = $3, description = $4, category = $5, platform = $6, version = version + 1, updated_at = now() WHERE id = $1',
-          [before.id, next.code, JSON.stringify(next.name), next.description, next.category, next.platform],
+        await endSessionsOfLostCodes(tx, { roleIds: [before.id] }, () =>
+          tx.query(
+            'UPDATE roles SET code = $2, name = $3, description = $4, category = $5, platform = $6, version = version + 1, updated_at = now() WHERE id = $1',
+            [before.id, next.code, JSON.stringify(next.name), next.description, next.category, next.platform],
+          ),
         );
         await audit(tx, req, { action: changes.platform ? 'role.permissions' : 'role.update', resource: 'roles', recordId: before.id, changes });
         return roleById(tx, before.id);
@@ -312,7 +315,9 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
         if (!added.menus.length && !added.elements.length && !removed.menus.length && !removed.elements.length) {
           throw business(msg['admin.nothingToChange']);
         }
-        await tx.query('UPDATE roles SET menus = $2, elements = $3, version = version + 1, updated_at = now() WHERE id = $1', [before.id, menus, elements]);
+        await endSessionsOfLostCodes(tx, { roleIds: [before.id] }, () =>
+          tx.query('UPDATE roles SET menus = $2, elements = $3, version = version + 1, updated_at = now() WHERE id = $1', [before.id, menus, elements]),
+        );
         await audit(tx, req, { action: 'role.permissions', resource: 'roles', recordId: before.id, changes: { added, removed, version: { from: before.version, to: before.version + 1 } } });
         return roleById(tx, before.id);
       });

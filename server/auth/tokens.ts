@@ -9,6 +9,8 @@ export interface TokenClaims {
   username: string;
   jti: string;
   expiresAt: Date;
+  /** The user's token epoch when the token was issued (see `endSessions`). */
+  epoch: number;
 }
 
 /**
@@ -30,7 +32,8 @@ export class TokenService {
   }
 
   async issue(user: { id: number; username: string }, ttlSeconds = TOKEN_TTL_SECONDS): Promise<string> {
-    return new SignJWT({ uid: user.id, sub: user.username })
+    const { rows } = await this.db.query<{ token_epoch: number }>('SELECT token_epoch FROM users WHERE id = $1', [user.id]);
+    return new SignJWT({ uid: user.id, sub: user.username, ep: rows[0]?.token_epoch ?? 0 })
       .setProtectedHeader({ alg: 'HS256' })
       .setJti(randomUUID())
       .setIssuedAt()
@@ -38,15 +41,26 @@ export class TokenService {
       .sign(this.key);
   }
 
-  /** The claims of a valid, unexpired, unrevoked token, else null. */
+  /**
+   * The claims of a valid, unexpired, unrevoked token issued in the user's current epoch,
+   * else null. Disabling, a password change and a role change that takes codes away raise
+   * the epoch, so every older token of that user ends at once, and stays ended.
+   */
   async verify(token: string): Promise<TokenClaims | null> {
     if (!token || token.length > 4096) return null;
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload.uid !== 'number' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return null;
-      const revoked = await this.db.query('SELECT 1 FROM revoked_tokens WHERE jti = $1', [payload.jti]);
-      if (revoked.rowCount > 0) return null;
-      return { userId: payload.uid, username: String(payload.sub), jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+      // Tokens from before epochs existed carry none: they belong to epoch 0.
+      const epoch = payload.ep ?? 0;
+      if (typeof epoch !== 'number') return null;
+      const { rows } = await this.db.query<{ current: boolean }>(
+        `SELECT NOT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $1)
+                AND EXISTS (SELECT 1 FROM users WHERE id = $2 AND token_epoch = $3) AS current`,
+        [payload.jti, payload.uid, epoch],
+      );
+      if (!rows[0]?.current) return null;
+      return { userId: payload.uid, username: String(payload.sub), jti: payload.jti, expiresAt: new Date(payload.exp * 1000), epoch };
     } catch {
       return null;
     }

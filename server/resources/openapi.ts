@@ -30,3 +30,23 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   });
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 }
+
+/** One way to be allowed an operation: a menu code, with an element code for writes. */
+export interface Grant {
+  menu: string;
+  element?: string;
+  /** `authority` (the resource's own code), `alias` (another menu entry of the same screen), `read-only` (readAuthorities). */
+  kind: 'authority' | 'alias' | 'read-only';
+}
+
+/**
+ * What the OpenAPI operation says about its authority: every grant that the engine's guard
+ * accepts, in words (description) and as data (`x-authorities`, any one suffices).
+ */
+export function authorityDoc(grants: readonly Grant[]): { text: string; 'x-authorities': { anyOf: Grant[] } } {
+  const words = grants.map((g) => {
+    const menu = `menu code ${g.menu}${g.kind === 'authority' ? '' : ` (${g.kind === 'alias' ? 'alias' : 'read-only grant'})`}`;
+    return g.element ? `${menu} with element code ${g.element}` : menu;
+  });
+  return { text: `Needs ${words.join(', or ')}`, 'x-authorities': { anyOf: [...grants] } };
+}

@@ -5,7 +5,6 @@ import { forbidden, ok } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import {
   accessKeys,
-  authorityKeys,
   readKeys,
   filterParamNames,
   MAX_ID,
@@ -22,6 +21,7 @@ import {
 import { envelopeSchema, errorReplySchema, pageParamsSchema, pageSchema } from './page.ts';
 import { ResourceStore, type Body } from './store.ts';
 import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
+import { authorityDoc, type Grant } from './openapi.ts';
 
 const SORT_PATTERN = resourceMetaSchema.definitions.sortSpec.pattern;
 
@@ -90,6 +90,16 @@ const dropEmptyQuery: preValidationHookHandler = async (req) => {
   }
 };
 
+/** The grants each guard below accepts, for the OpenAPI document. */
+export function readGrants(doc: ResourceDocument): Grant[] {
+  const aliases = new Set(doc.authorityAliases ?? []);
+  return readKeys(doc).map((menu) => ({ menu, kind: menu === doc.authority ? 'authority' : aliases.has(menu) ? 'alias' : 'read-only' }));
+}
+
+export function writeGrants(doc: ResourceDocument, action: WriteAction): Grant[] {
+  return accessKeys(doc, action).map((k) => ({ ...k, kind: k.menu === doc.authority ? 'authority' : 'alias' }));
+}
+
 function requireRead(req: FastifyRequest, doc: ResourceDocument): SessionUser {
   const user = caller(req);
   if (!readKeys(doc).some((code) => user.menus.has(code))) throw forbidden();
@@ -115,7 +125,12 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   const title = doc.title.en;
   const errors = { 400: errorReplySchema, 401: errorReplySchema, 403: errorReplySchema, 404: errorReplySchema };
   const common = { validatorCompiler: resourceValidatorCompiler, attachValidation: true, preValidation: dropEmptyQuery };
-  const auth = `Needs menu code ${authorityKeys(doc).join(' or ')}`;
+  const read = authorityDoc(readGrants(doc));
+  const write = (action: WriteAction) => authorityDoc(writeGrants(doc, action));
+  const { text: readText, ...readX } = read;
+  const create = write('create');
+  const update = write('update');
+  const remove = write('delete');
   const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } });
 
   app.get(
@@ -125,7 +140,8 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
       schema: {
         tags,
         summary: `${title}: page query`,
-        description: `${auth}. Scope: ${doc.scope}.`,
+        description: `${readText}. Scope: ${doc.scope}.`,
+        ...readX,
         querystring: pageQuerySchema(doc),
         response: { 200: envelopeSchema(pageSchema(row)), ...errors },
       },
@@ -139,7 +155,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
 
   app.get(
     `${base}/:id`,
-    { ...common, schema: { tags, summary: `${title}: one record`, description: `${auth}.`, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
+    { ...common, schema: { tags, summary: `${title}: one record`, description: `${readText}.`, ...readX, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
     async (req) => {
       const user = requireRead(req, doc);
       checked(req);
@@ -154,7 +170,8 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
       schema: {
         tags,
         summary: `${title}: create`,
-        description: `${auth} and element code ${doc.elements.create}. Unknown properties are refused.`,
+        description: `${create.text}. Unknown properties are refused.`,
+        'x-authorities': create['x-authorities'],
         body: writeJsonSchema(doc, 'create'),
         response: { 200: envelopeSchema(row), ...errors },
       },
@@ -173,7 +190,8 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
       schema: {
         tags,
         summary: `${title}: update`,
-        description: `${auth} and element code ${doc.elements.update}. Replaces the record; \`version\` must be the one read, else 40001.`,
+        description: `${update.text}. Replaces the record; \`version\` must be the one read, else 40001.`,
+        'x-authorities': update['x-authorities'],
         params: idParamsSchema,
         body: writeJsonSchema(doc, 'update'),
         response: { 200: envelopeSchema(row), ...errors },
@@ -194,7 +212,8 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
       schema: {
         tags,
         summary: `${title}: delete several`,
-        description: `${auth} and element code ${doc.elements.delete}. All or nothing: one id outside your scope fails the batch with 40401.`,
+        description: `${remove.text}. All or nothing: one id outside your scope fails the batch with 40401.`,
+        'x-authorities': remove['x-authorities'],
         body: batchBodySchema,
         response: { 200: deleted, ...errors },
       },
@@ -213,7 +232,8 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
       schema: {
         tags,
         summary: `${title}: delete`,
-        description: `${auth} and element code ${doc.elements.delete}.`,
+        description: `${remove.text}.`,
+        'x-authorities': remove['x-authorities'],
         params: idParamsSchema,
         response: { 200: deleted, ...errors },
       },

@@ -7,6 +7,7 @@ import { audit } from '../audit/log.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { hashPassword } from '../auth/password.ts';
+import { endSessions } from '../auth/end-sessions.ts';
 import { authMessages as M } from '../auth/messages.ts';
 import { codeRule, fieldErrors, passwordRule, phoneRule, USERNAME_PATTERN, type RuleError } from '../auth/rules.ts';
 import { createSmsSender, type SmsPurpose } from '../sms/sender.ts';
@@ -389,4 +390,5 @@ async function enabledOwner(db: Queryable, phone: string): Promise<{ id: number;
 
 async function setPassword(tx: Queryable, userId: number, hash: string): Promise<void> {
   await tx.query('UPDATE users SET password_hash = $2, version = version + 1, updated_at = now() WHERE id = $1', [userId, hash]);
+  await endSessions(tx, [userId]);
 }

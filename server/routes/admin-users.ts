@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { hashPassword } from '../auth/password.ts';
+import { endSessions } from '../auth/end-sessions.ts';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
 import { business, forbidden, notFound, ok } from '../http/envelope.ts';
@@ -74,6 +75,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
         const before = await changeableUser(tx, me, id);
         if (before.status !== status) {
           await tx.query('UPDATE users SET status = $2, version = version + 1, updated_at = now() WHERE id = $1', [id, status]);
+          if (status === 0) await endSessions(tx, [id]);
           await audit(tx, req, { action: 'user.status', resource: 'users', recordId: id, changes: { status: { from: before.status, to: status } } });
         }
         return userById(tx, id);
@@ -365,6 +367,7 @@ async function updateUser(tx: Queryable, req: FastifyRequest, me: SessionUser, i
   }
   // The row lock above makes this unreachable; the version condition stays as a second guard.
   if (updated !== 1) throw business(msg['accounts.staleVersion'], { current: body.version + 1 });
+  if (passwordHash || changes.status?.to === 0) await endSessions(tx, [id]);
 
   const fieldChanges = Object.fromEntries(Object.entries(changes).filter(([f]) => f !== 'status'));
   if (Object.keys(fieldChanges).length) await audit(tx, req, { action: 'user.update', resource: 'users', recordId: id, changes: fieldChanges });

@@ -4,7 +4,8 @@ import type {} from '@fastify/swagger';
 import { ok, business, loggedOut } from '../http/envelope.ts';
 import { audit } from '../audit/log.ts';
 import { verifyPassword, burnVerification } from '../auth/password.ts';
-import { throttledUntil, recordFailure, clearFailures } from '../auth/throttle.ts';
+import { admit, failed, succeeded, notCounted } from '../auth/throttle.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { authMessages as M } from '../auth/messages.ts';
 import { t as tr } from '../i18n/catalog.ts';
 
@@ -37,29 +38,32 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
       if (!username) throw business(M['auth.usernameRequired'], {}, (lang) => [{ field: 'username', message: tr(lang, M['auth.usernameRequired']) }]);
       if (!password) throw business(M['auth.passwordRequired'], {}, (lang) => [{ field: 'password', message: tr(lang, M['auth.passwordRequired']) }]);
 
-      const until = await throttledUntil(app.db, username, req.ip);
-      if (until) {
+      // Counted before the password is checked: concurrent attempts cannot outrun the limit.
+      const admission = await admit(app.db, username, req.ip);
+      if (!admission.admitted) {
         await audit(app.db, req, { action: 'login.throttled', resource: 'session', actor: { id: null, username } });
-        throw business(M['auth.throttled'], { minutes: Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000)) });
+        throw business(M['auth.throttled'], { minutes: Math.max(1, Math.ceil((admission.retryAt.getTime() - Date.now()) / 60_000)) });
       }
+      if (admission.delayMs) await sleep(admission.delayMs);
 
-      const { rows } = await app.db.query<{ id: number; username: string; password_hash: string; status: number }>(
-        'SELECT id, username, password_hash, status FROM users WHERE username = $1',
+      const { rows } = await app.db.query<{ id: number; username: string; password_hash: string; status: number; token_epoch: number }>(
+        'SELECT id, username, password_hash, status, token_epoch FROM users WHERE username = $1',
         [username],
       );
       const user = rows[0];
       const right = user ? await verifyPassword(password, user.password_hash) : (await burnVerification(password), false);
       if (!user || !right) {
-        await recordFailure(app.db, username, req.ip);
+        await failed(app.db, admission.ticket);
         await audit(app.db, req, { action: 'login.failed', resource: 'session', actor: { id: user?.id ?? null, username } });
         throw business(M['auth.badCredentials']);
       }
       // Only now, with the password proven, may the reply say the account is disabled.
       if (user.status !== 1) {
+        await notCounted(app.db, admission.ticket);
         await audit(app.db, req, { action: 'login.disabled', resource: 'session', actor: { id: user.id, username: user.username } });
         throw business(M['auth.accountDisabled']);
       }
-      await clearFailures(app.db, username);
+      await succeeded(app.db, admission.ticket);
       const token = await app.tokens.issue(user);
       await audit(app.db, req, { action: 'login', resource: 'session', recordId: user.id, actor: { id: user.id, username: user.username } });
       return ok(token);

@@ -315,10 +315,11 @@ describe.each(engines())('account calls on $name', (engine) => {
       const { rows } = await t.db.query<{ changes: unknown }>(`SELECT changes FROM operation_log WHERE action = 'password.change' AND username = 'farm2'`);
       expect(rows).toHaveLength(1);
       expect(JSON.stringify(rows)).not.toContain('new_pass_2026');
-      // Existing sessions stay valid (documented decision).
-      expect(expectClean(await info('farm2')).status).toBe(200);
+      // The change ends every earlier session of the account (issue 11).
+      expect(expectClean(await info('farm2')).status).toBe(40101);
       // Put the demo password back for other tests.
       await t.app.inject({ method: 'POST', url: `/api/admin/user/front/changePasswordWithoutVerify?username=farm2&password=${DEMO_PASSWORD}`, headers: auth(tokens.admin) });
+      tokens.farm2 = await t.login('farm2');
     });
 
     it('spends a code after five wrong tries', async () => {
@@ -363,6 +364,9 @@ describe.each(engines())('account calls on $name', (engine) => {
       // The code was not spent by the refusal: the owner can still use it.
       const own = expectClean(await changePassword({ phone, password: DEMO_PASSWORD, code }, auth(tokens.provider)));
       expect(own.status).toBe(200);
+      // Changing the password ended the owner's session.
+      expect(expectClean(await info('provider')).status).toBe(40101);
+      tokens.provider = await t.login('provider');
     });
   });
 

@@ -25,9 +25,14 @@ export async function accountsFixture(engine: Engine): Promise<AccountsFixture> 
   const one = async <T>(sql: string, params: unknown[]) => (await t.db.query<T>(sql, params)).rows[0];
   return Object.assign(t, {
     async as(username: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown): Promise<Reply> {
-      let token = tokens.get(username);
-      if (!token) tokens.set(username, (token = await t.login(username)));
-      const res = await t.app.inject({ method, url, headers: { authorization: token, 'accept-language': 'en' }, payload: payload as object | undefined });
+      const call = async (fresh: boolean) => {
+        let token = tokens.get(username);
+        if (!token || fresh) tokens.set(username, (token = await t.login(username)));
+        return t.app.inject({ method, url, headers: { authorization: token, 'accept-language': 'en' }, payload: payload as object | undefined });
+      };
+      let res = await call(false);
+      // A role or password change may have ended the cached session (issue 11): log in again.
+      if (res.json().status === 40101) res = await call(true);
       const body = res.json();
       return { http: res.statusCode, status: body.status, message: body.message, data: body.data };
     },

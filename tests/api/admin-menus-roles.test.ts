@@ -204,7 +204,7 @@ describe.each(engines())('menu tree, roles and permissions on $name', (engine) =
     });
 
     it('takes a code away from a farm user from their very next request', async () => {
-      const token = await f.login('farm');
+      let token = await f.login('farm');
       const call = () => f.app.inject({ method: 'GET', url: '/api/farmMaterials/list/page', headers: { authorization: token } }).then((r) => r.json());
       expect((await call()).status).toBe(200);
       const farmRole = await role('farmOperator');
@@ -214,6 +214,9 @@ describe.each(engines())('menu tree, roles and permissions on $name', (engine) =
         elements: farmRole.elements.filter((e) => !e.startsWith('farmMaterialsList:')),
       });
       expect(r.status).toBe(200);
+      // Losing a code ends the session; a new one no longer reaches the call.
+      expect((await call()).status).toBe(40101);
+      token = await f.login('farm');
       expect((await call()).status).toBe(40301);
       // And farm2, another holder of the role, the same.
       expect((await f.as('farm2', 'GET', '/api/farmMaterials/list/page')).status).toBe(40301);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../server/seed/seed.ts';
-import { THROTTLE } from '../../server/auth/throttle.ts';
+import { THROTTLE, addressDelayMs } from '../../server/auth/throttle.ts';
+import { buildApp } from '../../server/app.ts';
 import { HOSTILE, auth, expectClean } from './auth-helpers.ts';
 
 describe.each(engines())('login and logout on $name', (engine) => {
@@ -132,36 +133,93 @@ describe.each(engines())('login and logout on $name', (engine) => {
     expect((await t.db.query(`SELECT 1 FROM users WHERE username = 'admin' AND status = 1`)).rows).toHaveLength(1);
   });
 
-  it('throttles one username after repeated failures, from any address, and says when to retry', async () => {
-    for (let i = 0; i < THROTTLE.perUsername; i++) {
-      expect((await login({ username: 'factory', password: `wrong_${i}` })).json().message).toBe('用户名或密码错误');
-    }
-    const blocked = expectClean(await login({ username: 'factory', password: DEMO_PASSWORD }));
-    expect(blocked.status).toBe(40001);
-    expect(blocked.message).toMatch(/登录失败次数过多，请 1[45] 分钟后再试/);
-    // Another account is not affected.
-    expect((await login({ username: 'agent', password: DEMO_PASSWORD })).json().status).toBe(200);
-    // Once the failures age out of the window, the right password works again and clears the count.
-    await t.db.query(`UPDATE login_failures SET at = at - interval '16 minutes' WHERE key = 'u:factory'`);
-    expect((await login({ username: 'factory', password: DEMO_PASSWORD })).json().status).toBe(200);
-    expect((await t.db.query(`SELECT 1 FROM login_failures WHERE key = 'u:factory'`)).rows).toHaveLength(0);
+  const wrongOrThrottled = (bodies: { status: number; message: string }[]) => ({
+    checked: bodies.filter((b) => b.message === '用户名或密码错误').length,
+    throttled: bodies.filter((b) => b.message.includes('分钟后再试')).length,
+    tokens: bodies.filter((b) => b.status === 200).length,
   });
 
-  it('throttles one address after repeated failures across usernames', async () => {
+  it('counts concurrent attempts exactly: 29 wrong then the right one at once, on two instances', async () => {
+    // Two API instances on one database, as behind a load balancer.
+    const second = await buildApp({ db: t.db, config: t.config, tokens: t.app.tokens });
+    try {
+      const ip = '198.51.100.30';
+      const attempts = Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? second : t.app).inject({
+          method: 'POST',
+          url: '/api/auth/jwt/token',
+          payload: { username: 'factory', password: i === 29 ? DEMO_PASSWORD : `wrong_${i}` },
+          remoteAddress: ip,
+        }),
+      );
+      const replies = (await Promise.all(attempts)).map((r) => expectClean(r));
+      expect(wrongOrThrottled(replies)).toEqual({ checked: THROTTLE.perPair, throttled: 30 - THROTTLE.perPair, tokens: 0 });
+      const failed = await t.db.query(`SELECT 1 FROM operation_log WHERE action = 'login.failed' AND username = 'factory'`);
+      expect(failed.rows).toHaveLength(THROTTLE.perPair);
+    } finally {
+      await second.close();
+      await t.db.query(`DELETE FROM login_throttle WHERE key LIKE '%factory'`);
+    }
+  });
+
+  it('limits one account from one address, says when to retry, and leaves other addresses and accounts alone', async () => {
+    const ip = '198.51.100.40';
+    for (let i = 0; i < THROTTLE.perPair; i++) {
+      expect((await login({ username: 'agent', password: `wrong_${i}` }, ip)).json().message).toBe('用户名或密码错误');
+    }
+    const blocked = expectClean(await login({ username: 'agent', password: DEMO_PASSWORD }, ip));
+    expect(blocked.status).toBe(40001);
+    expect(blocked.message).toMatch(/登录失败次数过多，请 1[45] 分钟后再试/);
+    // The same account from elsewhere, and another account from here, are not affected.
+    expect((await login({ username: 'agent', password: DEMO_PASSWORD }, '198.51.100.41')).json().status).toBe(200);
+    expect((await login({ username: 'provider', password: DEMO_PASSWORD }, ip)).json().status).toBe(200);
+    // The refused attempts were not counted; once the window has passed the right password works again.
+    expect((await t.db.query<{ n: number }>(`SELECT n FROM login_throttle WHERE key = $1`, [`p:${ip} agent`])).rows[0].n).toBe(THROTTLE.perPair);
+    await t.db.query(`UPDATE login_throttle SET since = since - interval '16 minutes' WHERE key = $1`, [`p:${ip} agent`]);
+    expect((await login({ username: 'agent', password: DEMO_PASSWORD }, ip)).json().status).toBe(200);
+    expect((await t.db.query(`SELECT 1 FROM login_throttle WHERE key = $1`, [`p:${ip} agent`])).rows).toHaveLength(0);
+  });
+
+  it('bounds guesses at one account from many addresses, case-insensitively', async () => {
+    const addresses = THROTTLE.perUsername / THROTTLE.perPair;
+    for (let a = 0; a < addresses; a++) {
+      for (let i = 0; i < THROTTLE.perPair; i++) {
+        const res = await login({ username: i % 2 ? 'TECH' : 'tech', password: `wrong_${i}` }, `203.0.113.${a + 1}`);
+        expect(res.json().message).toBe('用户名或密码错误');
+      }
+    }
+    const blocked = expectClean(await login({ username: 'tech', password: DEMO_PASSWORD }, '203.0.113.200'));
+    expect(blocked.message).toContain('分钟后再试');
+    await t.db.query(`UPDATE login_throttle SET since = since - interval '16 minutes' WHERE key = 'u:tech'`);
+    expect((await login({ username: 'tech', password: DEMO_PASSWORD }, '203.0.113.200')).json().status).toBe(200);
+  });
+
+  it('never refuses an address: past its free failures it only waits before checking', async () => {
     const ip = '192.0.2.77';
-    for (let i = 0; i < THROTTLE.perAddress; i++) {
+    const failures = THROTTLE.addressFree + 3;
+    for (let i = 0; i < failures; i++) {
       expect((await login({ username: `ghost${i}`, password: 'nope_nope' }, ip)).json().message).toBe('用户名或密码错误');
     }
-    const blocked = expectClean(await login({ username: 'tech', password: DEMO_PASSWORD }, ip));
-    expect(blocked.message).toContain('分钟后再试');
-    expect((await login({ username: 'tech', password: DEMO_PASSWORD }, '192.0.2.78')).json().status).toBe(200);
-    // The window slides: aging only the oldest failure lets exactly one more attempt through.
-    await t.db.query(
-      `UPDATE login_failures SET at = at - interval '20 minutes'
-        WHERE id = (SELECT id FROM login_failures WHERE key = $1 ORDER BY at LIMIT 1)`,
-      [`ip:${ip}`],
-    );
-    expect((await login({ username: 'tech', password: DEMO_PASSWORD }, ip)).json().status).toBe(200);
+    expect((await t.db.query<{ n: number }>(`SELECT n FROM login_throttle WHERE key = $1`, [`ip:${ip}`])).rows[0].n).toBe(failures);
+    const started = Date.now();
+    expect((await login({ username: 'device', password: DEMO_PASSWORD }, ip)).json().status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(addressDelayMs(failures) - 5);
+    expect(addressDelayMs(THROTTLE.addressFree)).toBe(0);
+    expect(addressDelayMs(failures)).toBe(3 * THROTTLE.addressDelayStepMs);
+    expect(addressDelayMs(10_000)).toBe(THROTTLE.addressDelayMaxMs);
+  });
+
+  it('does not count a disabled account’s right password against it', async () => {
+    const ip = '198.51.100.50';
+    await t.db.query(`UPDATE users SET status = 0 WHERE username = 'farm2'`);
+    try {
+      for (let i = 0; i < THROTTLE.perPair + 2; i++) {
+        expect((await login({ username: 'farm2', password: DEMO_PASSWORD }, ip)).json().message).toContain('停用');
+      }
+    } finally {
+      await t.db.query(`UPDATE users SET status = 1 WHERE username = 'farm2'`);
+    }
+    expect((await login({ username: 'farm2', password: DEMO_PASSWORD }, ip)).json().status).toBe(200);
   });
 
   it('records logins, failures and refusals in the operation log', async () => {
