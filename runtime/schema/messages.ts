@@ -90,12 +90,12 @@ const SENTENCES: Record<string, [Sentence, Sentence, Sentence]> = {
   minLength: [
     (t, n) => `${t.named ? t.head : ''}最少 ${n} 个字符`,
     (t, n) => `${t.named ? `${t.head}: a` : 'A'}t least ${n} character${n === '1' ? '' : 's'}`,
-    (t, n) => `${t.named ? `${t.head}: a` : 'A'}l menos ${n} carácter${n === '1' ? '' : 'es'}`,
+    (t, n) => `${t.named ? `${t.head}: a` : 'A'}l menos ${n} ${n === '1' ? 'carácter' : 'caracteres'}`,
   ],
   maxLength: [
     (t, n) => `${t.named ? t.head : ''}最长 ${n} 个字符`,
     (t, n) => `${t.named ? `${t.head}: a` : 'A'}t most ${n} character${n === '1' ? '' : 's'}`,
-    (t, n) => `${t.named ? `${t.head}: c` : 'C'}omo máximo ${n} carácter${n === '1' ? '' : 'es'}`,
+    (t, n) => `${t.named ? `${t.head}: c` : 'C'}omo máximo ${n} ${n === '1' ? 'carácter' : 'caracteres'}`,
   ],
   pattern: [
     (t) => `${t.named ? t.head : ''}格式不正确`,
@@ -300,11 +300,14 @@ export function failureOf(e: ErrorObject): Failure | null {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
-      return { rule: 'required', field: parent?.properties?.[String(p.missingProperty)] };
+      return { rule: 'required', field: parent?.properties?.[missingProperty(p)] };
     case 'additionalProperties':
       return { rule: 'additionalProperties', limit: String(p.additionalProperty) };
     case 'minLength':
     case 'maxLength':
+      // A value outside a list is told "choose from the list"; its length is beside the point.
+      if (parent?.enum) return null;
+      return { rule: e.keyword, field: parent, limit: p.limit as number };
     case 'minItems':
     case 'maxItems':
     case 'minimum':
@@ -315,6 +318,7 @@ export function failureOf(e: ErrorObject): Failure | null {
     case 'multipleOf':
       return { rule: 'multipleOf', field: parent, limit: p.multipleOf as number };
     case 'pattern':
+      if (parent?.enum) return null;
       return { rule: 'pattern', field: parent, limit: String(p.pattern) };
     case 'format':
       return { rule: 'format', field: parent, limit: String(p.format) };
@@ -327,15 +331,18 @@ export function failureOf(e: ErrorObject): Failure | null {
       return { rule: 'enum', field: parent };
     case 'uniqueItems':
       return { rule: 'uniqueItems', field: parent };
-    // Wrappers whose inner errors say what is wrong.
-    case 'if':
-    case 'allOf':
-    case 'anyOf':
-    case 'oneOf':
-      return null;
     default:
+      if (WRAPPERS.has(e.keyword)) return null;
       return { rule: 'format', field: parent };
   }
+}
+/** Keywords whose inner errors say what is wrong. */
+const WRAPPERS = new Set(['if', 'allOf', 'anyOf', 'oneOf']);
+
+/** rjsf quotes the missing property ("'name'") before it calls a localizer. */
+function missingProperty(p: Record<string, unknown>): string {
+  const name = String(p.missingProperty);
+  return /^'.*'$/.test(name) ? name.slice(1, -1).replace(/\\'/g, "'") : name;
 }
 
 /** The dot path an ajv error is about: the instance path, plus the missing or unknown property. */
@@ -346,7 +353,7 @@ export function fieldPathOf(e: ErrorObject): string {
     .filter(Boolean)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const p = e.params as Record<string, unknown>;
-  if (e.keyword === 'required') path.push(String(p.missingProperty));
+  if (e.keyword === 'required') path.push(missingProperty(p));
   else if (e.keyword === 'additionalProperties') path.push(String(p.additionalProperty));
   return path.join('.');
 }
@@ -374,8 +381,11 @@ export function fieldProblems(errors: readonly ErrorObject[], lang: Lang, opts: 
  * that @rjsf/validator-ajv8 calls on the errors of a form, in place of ajv-i18n.
  */
 export function localizeErrors(errors: ErrorObject[] | null | undefined, lang: Lang): void {
-  for (const e of errors ?? []) {
-    const failure = failureOf(e);
-    if (failure) e.message = messageFor(failure, lang);
+  if (!errors) return;
+  // In place: rjsf goes on with this very array. Errors the server leaves out go here too.
+  for (let i = errors.length - 1; i >= 0; i--) {
+    const failure = failureOf(errors[i]);
+    if (failure) errors[i].message = messageFor(failure, lang);
+    else if (!WRAPPERS.has(errors[i].keyword)) errors.splice(i, 1);
   }
 }
