@@ -11,8 +11,8 @@ import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space } from 'ant
 import { withTheme } from '@rjsf/core';
 import { Theme as AntdTheme } from '@rjsf/antd';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ErrorSchema, FieldTemplateProps, RJSFSchema } from '@rjsf/utils';
+import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
@@ -31,7 +31,17 @@ import { useLeaveGuard } from './leave-guard.ts';
 import { useOptionsList } from './options.ts';
 
 const ThemedForm = withTheme<Record<string, unknown>, RJSFSchema>(AntdTheme);
-const templates = { ObjectFieldTemplate: SectionsTemplate };
+const AntdFieldTemplate = AntdTheme.templates!.FieldTemplate as ComponentType<FieldTemplateProps<Record<string, unknown>, RJSFSchema>>;
+
+/**
+ * antd's field template shows a field's help text instead of its errors; an error says
+ * more (the crops' "not less than the shortest" hint hid the very rule it announces), so
+ * while a field has errors they take the help's place, and the help returns once fixed.
+ */
+function FieldTemplate(props: FieldTemplateProps<Record<string, unknown>, RJSFSchema>) {
+  return <AntdFieldTemplate {...props} rawHelp={props.rawErrors?.length ? undefined : props.rawHelp} />;
+}
+const templates = { ObjectFieldTemplate: SectionsTemplate, FieldTemplate };
 
 type FormValidator = ReturnType<typeof customizeValidator<Record<string, unknown>, RJSFSchema>>;
 const validators = new Map<Lang, FormValidator>();
