@@ -378,7 +378,7 @@ export function fieldProblems(errors: readonly ErrorObject[], lang: Lang, opts: 
 
 /**
  * Rewrites ajv errors' `message` in place with the generated sentences: the localizer
- * that @rjsf/validator-ajv8 calls on the errors of a form, in place of ajv-i18n.
+ * that @rjsf/validator-ajv8 calls on the errors of a form, in place of ajv-i18n (no longer a dependency).
  */
 export function localizeErrors(errors: ErrorObject[] | null | undefined, lang: Lang): void {
   if (!errors) return;

@@ -12,7 +12,13 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
 /** Letters, digits and `_ . @ -`: no spaces, quotes or markup, so no SQL or script fragment fits. */
-export const username = { type: 'string', minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.@-]+$' } as const;
+export const username = {
+  type: 'string',
+  minLength: 3,
+  maxLength: 32,
+  pattern: '^[A-Za-z0-9_.@-]+$',
+  'x-title': { zh: '用户名', en: 'Username', es: 'Usuario' },
+} as const;
 
 /** Spec 5: 6 to 20 word characters. */
 export const password = { type: 'string', minLength: 6, maxLength: 20, pattern: '^\\w{6,20}$' } as const;
