@@ -117,7 +117,7 @@ function toEnvelope(err: FastifyError | ApiError, lang: Lang): { httpStatus: num
   const fe = err as FastifyError;
   if (fe.validation) {
     const errors = fieldErrors(fe.validation as ErrorObject[], lang, fe.validationContext);
-    const detail = errors.map((e) => e.message).join('; ');
+    const detail = errors.map((e) => e.message).join(lang === 'zh' ? '；' : '; ');
     return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, 'common.invalidInput', { detail }), data: { errors } } };
   }
   switch (fe.code) {

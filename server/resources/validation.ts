@@ -28,21 +28,22 @@ export function fieldErrors(errors: readonly ErrorObject[], lang: Lang, context?
 }
 
 /** The 40001 refusal for failed validation, with the first problems' sentences in the message. */
-export function invalidInput(errors: FieldError[]) {
+export function invalidInput(errors: FieldError[], lang?: Lang) {
+  const sep = lang === 'zh' ? '；' : '; ';
   const detail = errors
     .slice(0, 3)
     .map((e) => e.message)
-    .join('; ');
-  return business(msg['resource.invalid'], { detail: errors.length > 3 ? `${detail}; …` : detail }, errors);
+    .join(sep);
+  return business(msg['resource.invalid'], { detail: errors.length > 3 ? `${detail}${sep}…` : detail }, errors);
 }
 
 /** Fastify's attached validation error (attachValidation) as our localised refusal. */
 export function refuseValidation(error: Error & { validation?: ErrorObject[]; validationContext?: string }, lang: Lang) {
-  return invalidInput(fieldErrors(error.validation ?? [], lang, error.validationContext));
+  return invalidInput(fieldErrors(error.validation ?? [], lang, error.validationContext), lang);
 }
 
 /** Refuses a record that breaks one of its document's cross-field rules (40001 on the rule's field). */
 export function assertCrossFieldRules(doc: ResourceDocument, record: Record<string, unknown>, lang: Lang): void {
   const problems = crossFieldProblems(doc.rules, doc.record.properties, record, lang);
-  if (problems.length) throw invalidInput(problems);
+  if (problems.length) throw invalidInput(problems, lang);
 }
