@@ -8,6 +8,7 @@ import { loadSessionUser, type SessionUser } from './auth/session-user.ts';
 import type { ErrorObject } from 'ajv';
 import { ApiError, Status, type Envelope } from './http/envelope.ts';
 import { fieldErrors } from './resources/validation.ts';
+import { ANNOTATION_KEYWORDS } from '../runtime/schema/ajv.ts';
 import { pickLang, type Lang } from './i18n/lang.ts';
 import { t } from './i18n/catalog.ts';
 import { apiModules } from './modules.ts';
@@ -47,7 +48,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: BODY_LIMIT,
     trustProxy: process.env.TRUST_PROXY === '1',
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    // verbose: errors carry their schema, so that messages name the field by its x-title
+    // (runtime/schema/messages.ts); the annotation keywords are known, not strict-mode noise.
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, verbose: true, keywords: [...ANNOTATION_KEYWORDS] } },
   });
   app.decorate('db', opts.db);
   app.decorate('tokens', opts.tokens ?? (await TokenService.create(opts.db)));
@@ -116,7 +119,7 @@ function toEnvelope(err: FastifyError | ApiError, lang: Lang): { httpStatus: num
   const fe = err as FastifyError;
   if (fe.validation) {
     const errors = fieldErrors(fe.validation as ErrorObject[], lang, fe.validationContext);
-    const detail = errors.map((e) => `${e.field} ${e.message}`).join('; ');
+    const detail = errors.map((e) => e.message).join(lang === 'zh' ? '；' : '; ');
     return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, 'common.invalidInput', { detail }), data: { errors } } };
   }
   switch (fe.code) {

@@ -6,10 +6,10 @@ import addFormats from 'ajv-formats';
  * that passes in a form passes on the server and the reverse. JSON Schema draft-07:
  * the dialect of Fastify's own ajv and of @rjsf/validator-ajv8.
  *
- * Annotation keywords used by schema documents (`x-title`, `x-enumTitles`) are declared
+ * Annotation keywords used by schema documents (`x-title`, `x-messages` …) are declared
  * here, so that strict mode still catches misspelt real keywords.
  */
-export const ANNOTATION_KEYWORDS = ['x-title', 'x-enumTitles', 'x-description'] as const;
+export const ANNOTATION_KEYWORDS = ['x-title', 'x-enumTitles', 'x-description', 'x-messages'] as const;
 
 export interface SchemaAjvOptions {
   /** Query strings and path parameters arrive as text: coerce them ("12" → 12, "a" → ["a"]). */
@@ -26,6 +26,9 @@ export function createAjv(opts: SchemaAjvOptions = {}): Ajv {
     removeAdditional: false,
     useDefaults: false,
     messages: true,
+    // Errors carry the failing schema, so that the message generator (messages.ts) can
+    // name the field by its title and use the field's own messages.
+    verbose: true,
   };
   const ajv = new Ajv(options);
   addFormats(ajv);

@@ -6,6 +6,10 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import metaSchema from './resource.schema.json';
 import { createAjv } from './ajv.ts';
+import { COMPARE_KINDS, ruleFields, type CrossFieldRule } from './cross-rules.ts';
+import type { FieldMessages } from './messages.ts';
+
+export type { CrossFieldRule } from './cross-rules.ts';
 
 export const RESOURCE_FORMAT_VERSION = 1;
 export const RESOURCE_META_SCHEMA_ID: string = metaSchema.$id;
@@ -28,6 +32,8 @@ export interface FieldSchema {
   description?: string;
   'x-title'?: LocalText;
   'x-description'?: LocalText;
+  /** The field's own message per rule, in place of the generated one (docs/validation.md). */
+  'x-messages'?: FieldMessages;
   maxLength?: number;
   minLength?: number;
   pattern?: string;
@@ -79,6 +85,8 @@ export interface ResourceDocument {
   searchable: SearchableField[];
   sortable: string[];
   references?: Record<string, { resource: string }>;
+  /** Rules across fields (docs/validation.md), enforced on every write. */
+  rules?: CrossFieldRule[];
 }
 
 /**
@@ -231,6 +239,8 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
       problems.push({ pointer: `${at}/resource`, message: 'a record of a farm or group may not reference its own resource' });
   }
 
+  (d.rules ?? []).forEach((rule, i) => checkRule(rule, `/rules/${i}`, props, problems));
+
   if (!problems.length) {
     const compileError = recordCompileError(d.record);
     if (compileError) problems.push({ pointer: '/record', message: `is not a usable JSON Schema: ${compileError}` });
@@ -263,6 +273,33 @@ function recordCompileError(record: RecordSchema): string | null {
   if (compiledRecords.size >= MAX_COMPILED_RECORDS) compiledRecords.clear();
   compiledRecords.set(key, error);
   return error;
+}
+
+/** A rule names properties of the record, of kinds it can compare. */
+function checkRule(rule: CrossFieldRule, at: string, props: Record<string, FieldSchema>, problems: { pointer: string; message: string }[]) {
+  const names = ruleFields(rule);
+  let known = true;
+  names.forEach((name, j) => {
+    if (!(name in props)) {
+      known = false;
+      const key = rule.kind === 'atLeastOne' ? `fields/${j}` : j === 0 ? 'field' : rule.kind === 'requiredWith' ? 'with' : 'than';
+      problems.push({ pointer: `${at}/${key}`, message: `names "${name}", which is not a property of the record` });
+    }
+  });
+  if (!known) return;
+  if (new Set(names).size !== names.length) problems.push({ pointer: at, message: 'names the same property twice' });
+  if (!(COMPARE_KINDS as readonly string[]).includes(rule.kind)) return;
+  const [a, b] = names.map((n) => props[n]);
+  const kind = (f: FieldSchema) => (f.type === 'integer' || f.type === 'number' ? 'number' : f.type === 'string' ? 'string' : f.type);
+  if (rule.kind === 'after' || rule.kind === 'notBefore') {
+    const dated = (f: FieldSchema) => f.type === 'string' && (f.format === 'date' || f.format === 'date-time');
+    if (!dated(a) || !dated(b) || a.format !== b.format)
+      problems.push({ pointer: at, message: `${rule.kind} compares two date or two date-time properties; "${names[0]}" and "${names[1]}" are not` });
+  } else if (kind(a) !== kind(b) || (kind(a) !== 'number' && kind(a) !== 'string')) {
+    problems.push({ pointer: at, message: `${rule.kind} compares two number or two string properties; "${names[0]}" is ${a.type} and "${names[1]}" is ${b.type}` });
+  } else if (kind(a) === 'string' && a.format !== b.format) {
+    problems.push({ pointer: at, message: `"${names[0]}" and "${names[1]}" have different formats, so their text does not order them alike` });
+  }
 }
 
 function checkField(field: FieldSchema, at: string, problems: { pointer: string; message: string }[]) {

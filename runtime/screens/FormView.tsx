@@ -11,35 +11,45 @@ import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space } from 'ant
 import { withTheme } from '@rjsf/core';
 import { Theme as AntdTheme } from '@rjsf/antd';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
-import localize from 'ajv-i18n';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ErrorSchema, FieldTemplateProps, RJSFSchema } from '@rjsf/utils';
+import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
+import { localizeErrors } from '../schema/messages.ts';
 import type { Lang } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
 import { notifyResourceChanged } from './data-events.ts';
 import { resolveEndpoint, resourceOperation } from './endpoints.ts';
-import { buildForm, conditionsKey, enumeratedFields, formModel, serverErrors, submitBody } from './form-schema.ts';
+import { buildForm, conditionsKey, crossFieldErrors, enumeratedFields, formModel, mergeErrorSchemas, serverErrors, submitBody } from './form-schema.ts';
 import { formWidgets, SectionsTemplate, type FormContext } from './form-widgets.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { useLeaveGuard } from './leave-guard.ts';
 import { useOptionsList } from './options.ts';
 
 const ThemedForm = withTheme<Record<string, unknown>, RJSFSchema>(AntdTheme);
-const templates = { ObjectFieldTemplate: SectionsTemplate };
+const AntdFieldTemplate = AntdTheme.templates!.FieldTemplate as ComponentType<FieldTemplateProps<Record<string, unknown>, RJSFSchema>>;
+
+/**
+ * antd's field template shows a field's help text instead of its errors; an error says
+ * more (the crops' "not less than the shortest" hint hid the very rule it announces), so
+ * while a field has errors they take the help's place, and the help returns once fixed.
+ */
+function FieldTemplate(props: FieldTemplateProps<Record<string, unknown>, RJSFSchema>) {
+  return <AntdFieldTemplate {...props} rawHelp={props.rawErrors?.length ? undefined : props.rawHelp} />;
+}
+const templates = { ObjectFieldTemplate: SectionsTemplate, FieldTemplate };
 
 type FormValidator = ReturnType<typeof customizeValidator<Record<string, unknown>, RJSFSchema>>;
 const validators = new Map<Lang, FormValidator>();
-/** One ajv validator per language, with ajv-i18n's messages in that language. */
+/** One ajv validator per language, its errors in the server's words (runtime/schema/messages.ts). */
 function validatorFor(lang: Lang) {
   let v = validators.get(lang);
   if (!v) {
-    v = customizeValidator<Record<string, unknown>, RJSFSchema>({}, lang === 'zh' ? localize.zh : lang === 'es' ? localize.es : localize.en);
+    v = customizeValidator<Record<string, unknown>, RJSFSchema>({}, (errors) => localizeErrors(errors, lang));
     validators.set(lang, v);
   }
   return v;
@@ -129,6 +139,13 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   // Widgets that fill more than their own field (a checkbox tree's leaves) and read endpoints.
   const formContext = useMemo<FormContext>(() => ({ ctx, setValues: (patch) => setData((prev) => ({ ...prev, ...patch })) }), [ctx]);
 
+  // Cross-field rules are shown as the user types, on the rule's field; submit() does not send a record that breaks one.
+  const liveErrors = useMemo(
+    () => (model && built && mode !== 'show' ? serverErrors(crossFieldErrors(model, built.fields, data, lang), built.fields).extra : undefined),
+    [model, built, mode, data, lang],
+  );
+  const shownErrors = useMemo(() => mergeErrorSchemas(extraErrors as Record<string, unknown> | undefined, liveErrors) as ErrorSchema | undefined, [extraErrors, liveErrors]);
+
   const dirty = mode !== 'show' && JSON.stringify(data) !== baseline;
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
   const guard = useLeaveGuard(dirty);
@@ -150,6 +167,8 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
     );
 
   const submit = async (formData: Data) => {
+    // A broken cross-field rule is already shown on its field; the server would refuse it alike.
+    if (crossFieldErrors(model, built.fields, formData, lang).length) return;
     const body = submitBody(built.fields, formData, mode, loaded);
     const ep =
       mode === 'add'
@@ -209,7 +228,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         templates={templates}
         formContext={formContext}
         readonly={mode === 'show'}
-        extraErrors={extraErrors}
+        extraErrors={shownErrors}
         showErrorList={false}
         noHtml5Validate
         focusOnFirstError

@@ -6,6 +6,7 @@
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { evaluate } from '../schema/conditions.ts';
+import { crossFieldProblems } from '../schema/cross-rules.ts';
 import type { FieldSchema, ResourceDocument } from '../schema/resource.ts';
 import type { Enumerated, FormField, FormMode, FormScreen, FormWidget } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
@@ -29,7 +30,7 @@ export interface BuiltForm {
 }
 
 /** What a form is built from: a resource's record and references, or the form's own record schema. */
-export type FormModel = Pick<ResourceDocument, 'record' | 'references'>;
+export type FormModel = Pick<ResourceDocument, 'record' | 'references' | 'rules'>;
 
 export function formModel(screen: FormScreen, doc: ResourceDocument | undefined): FormModel | undefined {
   if (doc) return doc;
@@ -80,11 +81,18 @@ const RJSF_WIDGET: Record<FormWidget, string | undefined> = {
   file: 'file',
 };
 
-/** A property without its annotations (x-title …), titled in `lang`. */
+/**
+ * Annotations a form's schema keeps: the validation messages name a field by its x-title
+ * and use its x-messages (runtime/schema/messages.ts), exactly as the server does, so the
+ * two say the same words even where a screen shows the field under another label.
+ */
+const KEPT_ANNOTATIONS = new Set(['x-title', 'x-messages']);
+
+/** A property without its display annotations (x-enumTitles …), titled in `lang`. */
 function localProp(prop: FieldSchema, title: string, lang: Lang): RJSFSchema {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(prop)) {
-    if (k.startsWith('x-')) continue;
+    if (k.startsWith('x-') && !KEPT_ANNOTATIONS.has(k)) continue;
     if (k === 'items' && v && typeof v === 'object') out.items = localProp(v as FieldSchema, '', lang);
     else if (k === 'properties' && v && typeof v === 'object')
       // Nested properties keep their own title ("中文", "English" of a text's parts), else their x-title, else their name.
@@ -186,6 +194,26 @@ export function submitBody(fields: string[], data: Record<string, unknown>, mode
   for (const f of fields) if (data[f] !== undefined) body[f] = data[f];
   if (mode === 'edit' && loaded && loaded.version !== undefined) body.version = loaded.version;
   return body;
+}
+
+/**
+ * The cross-field rules the form's data breaks (the server's words, runtime/schema/cross-rules.ts),
+ * on the shown fields only: a rule about a hidden field is the server's to judge.
+ */
+export function crossFieldErrors(model: FormModel, fields: string[], data: Record<string, unknown>, lang: Lang): { field: string; message: string }[] {
+  return crossFieldProblems(model.rules, model.record.properties, data, lang).filter((p) => fields.includes(p.field));
+}
+
+/** Two rjsf ErrorSchemas as one (the server's refusal and the live cross-field errors). */
+export function mergeErrorSchemas(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!a || !Object.keys(a).length) return b && Object.keys(b).length ? b : undefined;
+  if (!b || !Object.keys(b).length) return a;
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    if (k === '__errors') out.__errors = [...new Set([...((a.__errors as string[]) ?? []), ...(v as string[])])];
+    else out[k] = mergeErrorSchemas(a[k] as Record<string, unknown> | undefined, v as Record<string, unknown>);
+  }
+  return out;
 }
 
 /** `[{field: "a.b", message}]` → rjsf's ErrorSchema `{a: {b: {__errors: [message]}}}`; the rest go to the form's alert. */

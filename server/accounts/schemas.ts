@@ -4,19 +4,34 @@
  * document is generated from them, so every bound lives here once.
  */
 
+import { PHONE_MESSAGES } from '../../runtime/schema/messages.ts';
+
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 20;
 
 export const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
 /** Letters, digits and `_ . @ -`: no spaces, quotes or markup, so no SQL or script fragment fits. */
-export const username = { type: 'string', minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.@-]+$' } as const;
+export const username = {
+  type: 'string',
+  minLength: 3,
+  maxLength: 32,
+  pattern: '^[A-Za-z0-9_.@-]+$',
+  'x-title': { zh: '用户名', en: 'Username', es: 'Usuario' },
+} as const;
 
 /** Spec 5: 6 to 20 word characters. */
 export const password = { type: 'string', minLength: 6, maxLength: 20, pattern: '^\\w{6,20}$' } as const;
 
-/** Spec 5: mainland mobile numbers. */
-export const phone = { type: 'string', minLength: 11, maxLength: 11, pattern: '^1[3-8]\\d{9}$' } as const;
+/** Spec 5: mainland mobile numbers, with the spec's messages (the console's forms declare the same). */
+export const phone = {
+  type: 'string',
+  minLength: 11,
+  maxLength: 11,
+  pattern: '^1[3-8]\\d{9}$',
+  'x-title': { zh: '手机号', en: 'Phone number', es: 'Número de teléfono' },
+  'x-messages': PHONE_MESSAGES,
+} as const;
 
 /** Free text shown in the console: no angle brackets, so stored text can never carry markup. */
 export const text = (maxLength: number, minLength = 0) =>

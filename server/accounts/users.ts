@@ -3,6 +3,9 @@ import type { Queryable } from '../db/database.ts';
 import { business, forbidden, notFound } from '../http/envelope.ts';
 import { Params, scopeOf, userScopeSql } from './scope.ts';
 import { msg } from './messages.ts';
+import * as schemas from './schemas.ts';
+import type { Lang } from '../i18n/lang.ts';
+import { messageFor } from '../../runtime/schema/messages.ts';
 
 /** A user as every account call returns it; never the password hash. */
 export interface UserView {
@@ -132,11 +135,11 @@ export function refuseSelf(caller: SessionUser, id: number): void {
 export async function assertFree(db: Queryable, username: string | undefined, phone: string | null | undefined, exceptId = 0): Promise<void> {
   if (username !== undefined) {
     const taken = await db.query('SELECT 1 FROM users WHERE lower(username) = lower($1) AND id <> $2', [username, exceptId]);
-    if (taken.rows.length) throw business(msg['accounts.usernameTaken'], { username });
+    if (taken.rows.length) throw usernameTaken(username);
   }
   if (phone) {
     const taken = await db.query('SELECT 1 FROM users WHERE mobile_phone = $1 AND id <> $2', [phone, exceptId]);
-    if (taken.rows.length) throw business(msg['accounts.phoneTaken'], { phone });
+    if (taken.rows.length) throw phoneTaken(phone);
   }
 }
 
@@ -171,8 +174,22 @@ export function uniqueViolation(err: unknown, username?: string, phone?: string 
   const e = err as { code?: string; constraint?: string; message?: string };
   if (e?.code !== '23505') return null;
   const where = `${e.constraint ?? ''} ${e.message ?? ''}`;
-  if (where.includes('mobile_phone') && phone) return business(msg['accounts.phoneTaken'], { phone });
-  return business(msg['accounts.usernameTaken'], { username: username ?? '' });
+  if (where.includes('mobile_phone') && phone) return phoneTaken(phone);
+  return usernameTaken(username ?? '');
+}
+
+/** 40001 for a username in use, with the field error a form shows under the username (docs/validation.md, rule `unique`). */
+function usernameTaken(username: string) {
+  return business(msg['accounts.usernameTaken'], { username }, (lang: Lang) => [
+    { field: 'username', message: messageFor({ rule: 'unique', field: schemas.username, value: username }, lang) },
+  ]);
+}
+
+/** 40001 for a phone number in use, on the person's `mobilePhone` field. */
+function phoneTaken(phone: string) {
+  return business(msg['accounts.phoneTaken'], { phone }, (lang: Lang) => [
+    { field: 'mobilePhone', message: messageFor({ rule: 'unique', field: schemas.phone, value: phone }, lang) },
+  ]);
 }
 
 export async function userById(db: Queryable, id: number): Promise<UserView> {

@@ -1,3 +1,4 @@
+import { messageFor } from '../../runtime/schema/messages.ts';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
@@ -225,7 +226,10 @@ export function registerRegistrationRoutes(app: FastifyInstance): void {
       requireMenu(req, REGISTRATION_AUTHORITY);
       requireElement(req, `${REGISTRATION_AUTHORITY}:reject`);
       const reason = req.body.reason.trim();
-      if (!reason) throw business('common.invalidInput', { detail: 'reason' }, [{ field: 'reason', message: t(req.lang, 'common.invalidInput', { detail: 'reason' }) }]);
+      if (!reason) {
+        const message = messageFor({ rule: 'required', field: { type: 'string', 'x-title': { zh: '驳回理由', en: 'Reason for rejection', es: 'Motivo del rechazo' } } }, req.lang);
+        throw business('common.invalidInput', { detail: message }, [{ field: 'reason', message }]);
+      }
       const result = await db.transaction(async (tx) => {
         const r = await requestById(tx, req.params.id, true);
         if (r.status !== 'pending') throw business(msg['admin.regNotPending'], { status: statusName(r.status, req.lang) });

@@ -8,6 +8,7 @@ import { t } from '../i18n/catalog.ts';
 import { DEFAULT_PAGE_SIZE, parseSort, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { diffRecords } from './diff.ts';
 import { msg } from './messages.ts';
+import { assertCrossFieldRules } from './validation.ts';
 import { COUNT_CAP, pageOf, type Page } from './page.ts';
 import { fieldExpr, ident, likePattern, orderBy, paramCast, Params, ROW_FROM, rowSelect, rowView, scopeCondition, type RecordRow } from './sql.ts';
 
@@ -94,6 +95,7 @@ export class ResourceStore {
 
   async create(db: Database, req: FastifyRequest, user: SessionUser, body: Body): Promise<RecordView> {
     const data = this.recordData(body);
+    assertCrossFieldRules(this.doc, data, req.lang);
     return db.transaction(async (tx) => {
       const owner = await this.owner(tx, user, body);
       await this.checkReferences(tx, data, owner, req.lang);
@@ -114,7 +116,9 @@ export class ResourceStore {
   }
 
   async update(db: Database, req: FastifyRequest, user: SessionUser, id: number, body: Body): Promise<RecordView> {
+    // An update replaces the whole record (PUT), so the body is the record the rules judge.
     const data = this.recordData(body);
+    assertCrossFieldRules(this.doc, data, req.lang);
     const version = body.version as number;
     return db.transaction(async (tx) => {
       // The row lock makes concurrent writers of one record take turns; each then sees

@@ -72,6 +72,8 @@ describe.each(engines())('registration review, farms and seedling bases on $name
       for (const body of [{}, { reason: '' }, { reason: '<b>no</b>' }, { reason: 'x'.repeat(501) }, { reason: 'ok', extra: 1 }]) {
         expect((await f.as('admin', 'PUT', `/api/admin/registration/${id}/reject`, body)).status, JSON.stringify(body)).toBe(40001);
       }
+      const blank = await f.as('admin', 'PUT', `/api/admin/registration/${id}/reject`, { reason: '   ' });
+      expect(blank.data.errors).toEqual([{ field: 'reason', message: 'Enter the reason for rejection' }]);
       const r = await f.as('admin', 'PUT', `/api/admin/registration/${id}/reject`, { reason: '育苗场地址无法核实' });
       expect(r.data).toMatchObject({ status: 'rejected', reason: '育苗场地址无法核实', orgId: null, userId: null });
       expect(await f.auditCount('registration.reject', id)).toBe(1);

@@ -241,8 +241,13 @@ describe.each(engines())('user administration (spec 7.2) on $name', (engine) => 
       const taken = await f.as('farm', 'POST', '/api/admin/user/add/byFarmId', { username: 'FARM2', password: 'abcdef_2026', name: 'dup' });
       expect(taken.status).toBe(40001);
       expect(taken.message).toContain('FARM2');
+      // On the field, in the words of the shared generator (rule `unique`).
+      expect(taken.data.errors).toEqual([{ field: 'username', message: 'Username “FARM2” is already in use; choose another' }]);
       const phoneTaken = await f.as('farm', 'POST', '/api/admin/user/add/byFarmId', { username: 'dup_phone', password: 'abcdef_2026', name: 'dup', mobilePhone: '13800000003' });
       expect(phoneTaken.status).toBe(40001);
+      expect(phoneTaken.data.errors).toEqual([{ field: 'mobilePhone', message: 'Phone number “13800000003” is already in use; choose another' }]);
+      const badPhone = await f.as('farm', 'POST', '/api/admin/user/add/byFarmId', { username: 'bad_phone', password: 'abcdef_2026', name: 'bad', mobilePhone: '12345678901' });
+      expect(badPhone.data.errors).toEqual([{ field: 'mobilePhone', message: 'Phone number format incorrect' }]);
       const bad: Record<string, unknown>[] = [
         {},
         { username: 'nopass', name: 'x' },

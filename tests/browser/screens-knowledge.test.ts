@@ -118,11 +118,18 @@ describe('crop management as admin', () => {
     await drawer.getByText('新增 · 作物信息').waitFor();
     // The browser validates with the record schema first: an empty form is refused without a request.
     await drawer.getByRole('button', { name: '保存' }).click();
-    await drawer.locator('.ant-form-item-explain-error').first().waitFor();
+    // In words for people, the server's words (runtime/schema/messages.ts), not ajv's.
+    await drawer.locator('.ant-form-item-explain-error').getByText('请输入作物名称', { exact: true }).waitFor();
     await drawer.getByLabel('作物名称').fill(name);
     await choose(drawer, '作物分类', '蔬菜');
+    // A cross-field rule of the document shows on its field as the user types.
+    await drawer.getByLabel('最短生育期（天）').fill('120');
+    await drawer.getByLabel('最长生育期（天）').fill('100');
+    const reversed = drawer.locator('.ant-form-item-explain-error').getByText('最长生育期（天）不能小于最短生育期（天）');
+    await reversed.waitFor();
     await drawer.getByLabel('最短生育期（天）').fill('90');
     await drawer.getByLabel('最长生育期（天）').fill('120');
+    await reversed.waitFor({ state: 'detached' });
     await drawer.getByLabel('停用').check();
     const created = page.waitForResponse((r) => r.url().endsWith('/api/kms/crops') && r.request().method() === 'POST');
     await drawer.getByRole('button', { name: '保存' }).click();
