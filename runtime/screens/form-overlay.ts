@@ -16,12 +16,15 @@ export interface FormRequest {
   /** Route parameters of the form: its id parameter, resolved. */
   params: Record<string, string | undefined>;
   initial: Record<string, unknown>;
+  /** The record's name for the title (the action's `subject`). */
+  subject?: string;
   /** Run after a successful submit. */
   onSaved?: () => void;
 }
 
 export const FormOverlayContext = createContext<((req: FormRequest) => void) | null>(null);
 
-export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string): string {
-  return `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
+export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string, subject?: string): string {
+  const base = `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
+  return subject ? `${base} · ${subject}` : base;
 }
