@@ -230,7 +230,11 @@ export type ActionKind = Action['kind'];
 // ---------------------------------------------------------------------------------------
 // Table
 
-export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum', 'html'] as const;
+/**
+ * `changes`: a list of {title, from?, to} (the operation log's changeList), shown as
+ * «title: from → to» lines, the first ones in the cell and all of them on demand.
+ */
+export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum', 'html', 'changes'] as const;
 export type ColumnRender = (typeof COLUMN_RENDERS)[number];
 
 export interface Column extends Enumerated {
