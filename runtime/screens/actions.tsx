@@ -12,7 +12,7 @@ import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField } from '../schema/screen.ts';
 import { fillRoute, resolveRoute } from '../schema/screen.ts';
-import { formatText, textOf } from '../schema/texts.ts';
+import { formatText, isI18nText, textOf } from '../schema/texts.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../schema/values.ts';
 import { notifyResourceChanged } from './data-events.ts';
 import { resolveEndpoint } from './endpoints.ts';
@@ -208,7 +208,7 @@ function formRequest(action: OpenFormAction, scope: ActionScope): FormRequest {
     width: action.width,
     params,
     initial,
-    subject: subject === undefined || subject === null || subject === '' ? undefined : String(subject),
+    subject: subject === undefined || subject === null || subject === '' ? undefined : isI18nText(subject) ? subject : String(subject),
     onSaved: scope.refresh,
   };
 }
