@@ -56,7 +56,7 @@ export function changeLines(cat: AuditCatalogue, resource: string | null, change
   const created = !!fields && version?.from === null;
   const deleted = !!fields && version?.to === null;
   const text = (field: string, v: unknown) => cat.enumTitle(resource, field, v, lang) ?? valueText(v, lang, cat, resource);
-  return entries.map(([field, v]) => {
+  const lines = entries.map(([field, v]): ChangeLine => {
     const title = cat.field(resource, field, lang);
     if (isChange(v)) {
       // A creation's "from" is null throughout and a deletion's "to": show the value alone.
@@ -66,6 +66,8 @@ export function changeLines(cat: AuditCatalogue, resource: string | null, change
     }
     return { field, title, to: text(field, v) };
   });
+  // A value that is empty says nothing (a permission change that granted nothing, a deleted role without menus).
+  return lines.filter((l) => l.from !== undefined || l.to !== EMPTY);
 }
 
 /** One line of text for exports and the collapsed cell. */

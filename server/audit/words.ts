@@ -127,6 +127,14 @@ const FIELDS: Record<string, Words> = {
   contactPhone: w('联系电话', 'Contact phone', 'Teléfono de contacto'),
 };
 
+/** Coded values of the hand-written tables, by resource and field. */
+const VALUES: Record<string, Record<string, Record<string, Words>>> = {
+  users: { status: { 0: w('停用', 'Disabled', 'Deshabilitado'), 1: w('启用', 'Enabled', 'Habilitado') } },
+  business: {
+    status: { 0: w('待处理', 'Pending', 'Pendiente'), 1: w('已授权', 'Granted', 'Concedida'), 2: w('已拒绝', 'Refused', 'Rechazada') },
+  },
+};
+
 const RECORD_VERBS: Record<string, Words> = {
   create: w('新增', 'added', 'añadido'),
   update: w('修改', 'edited', 'editado'),
@@ -196,7 +204,8 @@ export function auditCatalogue(docs: readonly ResourceDocument[]): AuditCatalogu
     enumTitle: (resource, field, value, lang) => {
       const prop = resource ? (byName.get(resource)?.record.properties[field] as { enum?: unknown[]; 'x-enumTitles'?: Words[] } | undefined) : undefined;
       const at = prop?.enum?.indexOf(value) ?? -1;
-      return at >= 0 ? prop?.['x-enumTitles']?.[at]?.[lang] : undefined;
+      if (at >= 0) return prop?.['x-enumTitles']?.[at]?.[lang];
+      return resource && (typeof value === 'number' || typeof value === 'string') ? VALUES[resource]?.[field]?.[String(value)]?.[lang] : undefined;
     },
     document: (name) => (name ? byName.get(name) : undefined),
     actionsMatching: (text) => {

@@ -77,10 +77,15 @@ describe.each(engines())('the operation log in words on $name', (engine) => {
     // A creation records values, not replacements.
     expect(created.changeList.find((l) => l.field === 'name')).toEqual({ field: 'name', title: 'Crop name', to: '词语高粱' });
     const perm = (await log(`action=role.permissions&recordId=${roleId}`, 'en')).rows[0];
-    expect(perm.changeList.map((l) => l.title)).toEqual(['Granted', 'Removed']);
+    // Nothing was removed: an empty value says nothing and is left out.
+    expect(perm.changeList.map((l) => l.title)).toEqual(['Granted']);
     // Menu codes read by their titles.
     expect(perm.changeList[0].to).toContain('Operation log');
     expect(perm.changeList[0].to).not.toContain('gateLogManager');
+    // Coded values of the hand-written tables read as words.
+    const farmer = await f.userId('farm');
+    const status = (await log(`action=user.status&recordId=${farmer}`, 'zh')).rows[0];
+    expect(status.changeList).toEqual([{ field: 'status', title: '状态', from: '停用', to: '启用' }]);
   });
 
   it('names the record as it is now, and a deleted one as it was', async () => {

@@ -117,7 +117,7 @@ for (const lang of ['zh', 'en'] as const) {
 
       // The administrator sees it waiting for review.
       const admin = await openShell(browser, { user: 'admin', lang, width: 1440, path: '/registRequestManage/index' });
-      await context.close();
+      await context?.close();
       context = admin.context;
       const row = admin.page.locator('table.sg-table:visible tbody tr[data-row-key]').filter({ hasText: username });
       await row.waitFor();

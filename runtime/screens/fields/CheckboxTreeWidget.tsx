@@ -67,6 +67,8 @@ function useFillHeight(height: TreeSource['height']): number {
 
 export function ChangeSummary({ changes }: { changes: SectionChange[] }) {
   const { t } = useTranslation();
+  const lang = useLang();
+  const sep = lang === 'zh' ? '、' : ', ';
   return (
     <Flex vertical gap={12} data-testid="tree-summary" style={{ maxHeight: '55vh', overflow: 'auto' }}>
       {changes.map((c) => (
@@ -74,12 +76,12 @@ export function ChangeSummary({ changes }: { changes: SectionChange[] }) {
           <Typography.Text strong>{c.title}</Typography.Text>
           {c.granted.length ? (
             <div data-testid="tree-summary-granted">
-              <Typography.Text type="success">{t('checkboxTree.granted', { count: c.granted.length })}</Typography.Text> {c.granted.join('、')}
+              <Typography.Text type="success">{t('checkboxTree.granted', { count: c.granted.length })}</Typography.Text> {c.granted.join(sep)}
             </div>
           ) : null}
           {c.removed.length ? (
             <div data-testid="tree-summary-removed">
-              <Typography.Text type="danger">{t('checkboxTree.removed', { count: c.removed.length })}</Typography.Text> {c.removed.join('、')}
+              <Typography.Text type="danger">{t('checkboxTree.removed', { count: c.removed.length })}</Typography.Text> {c.removed.join(sep)}
             </div>
           ) : null}
         </div>
