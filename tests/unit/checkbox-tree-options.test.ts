@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { formatScalar } from '../../runtime/screens/format.tsx';
+import { isChangeList } from '../../runtime/screens/changes-view.tsx';
 import { branchKeys, changeSummary, filterTree, subtreeKeys, type TreeNode } from '../../runtime/screens/fields/tree-keys.ts';
 
 const n = (key: string, title: string, children: TreeNode[] = [], leaf = false): TreeNode => ({ key, title, leaf, children });
@@ -37,5 +39,18 @@ describe('checkbox tree options (tree-keys)', () => {
       { key: 'kms', title: 'Knowledge', granted: ['Crops › 新增'], removed: [] },
     ]);
     expect(changeSummary(TREE, before, before)).toEqual([]);
+  });
+});
+
+describe('the changes render', () => {
+  it('reads a change list as «title: from → to» lines for exports, a value alone without «from»', () => {
+    const lines = [
+      { field: 'name', title: '作物名称', from: '高粱', to: '水稻' },
+      { field: 'status', title: '状态', to: '启用' },
+    ];
+    expect(isChangeList(lines)).toBe(true);
+    expect(isChangeList([{ title: 'x' }])).toBe(false);
+    expect(formatScalar(lines, { render: 'changes' }, null, ['是', '否'])).toBe('作物名称: 高粱 → 水稻; 状态: 启用');
+    expect(formatScalar([], { render: 'changes' }, null, ['是', '否'])).toBe('');
   });
 });
