@@ -270,6 +270,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
             }
             checkRefs(a.params, `${p}/params`, ctx, rowRes, recordRes);
             checkRefs(a.initial, `${p}/initial`, ctx, rowRes, recordRes);
+            if (a.subject !== undefined) checkRef(a.subject, `${p}/subject`, ctx, rowRes, recordRes);
             if (target?.screen.kind === 'form' && target.screen.resource) {
               const formRes = input.resources.get(target.screen.resource);
               for (const f of Object.keys(a.initial ?? {}))

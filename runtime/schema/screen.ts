@@ -167,6 +167,8 @@ export interface OpenFormAction extends ActionBase {
   width?: number;
   /** Values for the form's id parameter (and any other route parameter it reads). */
   params?: ParamMap;
+  /** Names the record in the drawer's or modal's title, e.g. "row.name": «Edit · Role permissions · Administrator». */
+  subject?: ValueRef;
   /** Initial values of fields in add mode, e.g. {"cropId": "record.id"} from a crop's detail. */
   initial?: ParamMap;
 }
@@ -228,7 +230,11 @@ export type ActionKind = Action['kind'];
 // ---------------------------------------------------------------------------------------
 // Table
 
-export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum', 'html'] as const;
+/**
+ * `changes`: a list of {title, from?, to} (the operation log's changeList), shown as
+ * «title: from → to» lines, the first ones in the cell and all of them on demand.
+ */
+export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum', 'html', 'changes'] as const;
 export type ColumnRender = (typeof COLUMN_RENDERS)[number];
 
 export interface Column extends Enumerated {
@@ -352,6 +358,16 @@ export interface TreeSource {
   /** Node property holding leaf nodes that go to `leafField`. */
   leaves?: string;
   leafField?: string;
+  /** A search box above the tree: it narrows the tree to matches (with their ancestors) and highlights them. */
+  search?: boolean;
+  /** "Expand all" and "collapse all" buttons above the tree. */
+  expandControls?: boolean;
+  /** "All" and "none" links on each top-level node, (un)checking everything under it. */
+  sectionSelect?: boolean;
+  /** Height of the tree's scroll box in pixels, or "fill" for the window's height less the form around it; default 520. */
+  height?: number | 'fill';
+  /** Before saving, a dialog lists by name, per top-level node, what is checked and unchecked since loading, to confirm. */
+  confirmChanges?: boolean;
 }
 
 export interface FormField extends Enumerated {

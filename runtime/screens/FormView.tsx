@@ -12,7 +12,7 @@ import { withTheme } from '@rjsf/core';
 import { Theme as AntdTheme } from '@rjsf/antd';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { ErrorSchema, FieldTemplateProps, RJSFSchema } from '@rjsf/utils';
-import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
@@ -137,7 +137,18 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   // eslint-disable-next-line react-hooks/exhaustive-deps -- data matters only through the conditions' outcomes
   const built = useMemo(() => (model ? buildForm(screen, model, mode, data, lang, choices) : null), [screen, model, mode, whenKey, lang, choices]);
   // Widgets that fill more than their own field (a checkbox tree's leaves) and read endpoints.
-  const formContext = useMemo<FormContext>(() => ({ ctx, setValues: (patch) => setData((prev) => ({ ...prev, ...patch })) }), [ctx]);
+  const submitChecks = useRef(new Set<() => Promise<boolean>>());
+  const formContext = useMemo<FormContext>(
+    () => ({
+      ctx,
+      setValues: (patch) => setData((prev) => ({ ...prev, ...patch })),
+      beforeSubmit: (check) => {
+        submitChecks.current.add(check);
+        return () => void submitChecks.current.delete(check);
+      },
+    }),
+    [ctx],
+  );
 
   // Cross-field rules are shown as the user types, on the rule's field; submit() does not send a record that breaks one.
   const liveErrors = useMemo(
@@ -183,6 +194,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
             ? resourceOperation(doc, 'update', id)
             : null;
     if (!ep) return;
+    for (const check of submitChecks.current) if (!(await check())) return;
     setSaving(true);
     setExtraErrors(undefined);
     setOtherErrors([]);

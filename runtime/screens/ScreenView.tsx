@@ -139,7 +139,7 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
 
   const screen = request ? host.registry.screen(request.screen) : undefined;
   const form = screen?.kind === 'form' ? (screen as FormScreen) : undefined;
-  const title = form && request ? formTitle(form, request.mode, lang, t) : '';
+  const title = form && request ? formTitle(form, request.mode, lang, t, request.subject) : '';
   const body =
     form && request ? (
       <ScreenHostContext.Provider value={{ ...host, params: { ...host.params, ...request.params } }}>

@@ -141,7 +141,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
           ellipsis: c.ellipsis,
           text: (r: GridRow) => formatScalar(pluck(r, c.field), fmt, options, yesNo),
           render:
-            c.render === 'tag' || c.render === 'image' || c.render === 'link' || c.render === 'html'
+            c.render === 'tag' || c.render === 'image' || c.render === 'link' || c.render === 'html' || c.render === 'changes'
               ? (r: GridRow) => <ColumnCell column={c} row={r} options={options} ctx={ctx} host={host} lang={lang} />
               : undefined,
         };

@@ -12,7 +12,7 @@ import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField } from '../schema/screen.ts';
 import { fillRoute, resolveRoute } from '../schema/screen.ts';
-import { formatText, textOf } from '../schema/texts.ts';
+import { formatText, isI18nText, textOf } from '../schema/texts.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../schema/values.ts';
 import { notifyResourceChanged } from './data-events.ts';
 import { resolveEndpoint } from './endpoints.ts';
@@ -200,6 +200,7 @@ function formRequest(action: OpenFormAction, scope: ActionScope): FormRequest {
   for (const [k, v] of Object.entries(resolveParams(action.params, scope.ctx))) params[k] = v === undefined || v === null ? undefined : String(v);
   const initial: Record<string, unknown> = {};
   for (const [k, ref] of Object.entries(action.initial ?? {})) initial[k] = resolveValue(ref, scope.ctx);
+  const subject = action.subject === undefined ? undefined : resolveValue(action.subject, scope.ctx);
   return {
     screen: action.screen,
     mode: action.mode,
@@ -207,6 +208,7 @@ function formRequest(action: OpenFormAction, scope: ActionScope): FormRequest {
     width: action.width,
     params,
     initial,
+    subject: subject === undefined || subject === null || subject === '' ? undefined : isI18nText(subject) ? subject : String(subject),
     onSaved: scope.refresh,
   };
 }

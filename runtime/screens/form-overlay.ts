@@ -5,7 +5,7 @@
  */
 import { createContext } from 'react';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
-import { textOf, type Lang } from '../schema/texts.ts';
+import { isI18nText, textOf, type I18nText, type Lang } from '../schema/texts.ts';
 
 /** A form opened by an action, in a drawer or a modal over the screen that opened it. */
 export interface FormRequest {
@@ -16,12 +16,16 @@ export interface FormRequest {
   /** Route parameters of the form: its id parameter, resolved. */
   params: Record<string, string | undefined>;
   initial: Record<string, unknown>;
+  /** The record's name for the title (the action's `subject`): a string or a text in three languages. */
+  subject?: string | I18nText;
   /** Run after a successful submit. */
   onSaved?: () => void;
 }
 
 export const FormOverlayContext = createContext<((req: FormRequest) => void) | null>(null);
 
-export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string): string {
-  return `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
+export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string, subject?: string | I18nText): string {
+  const base = `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
+  const name = subject === undefined ? '' : isI18nText(subject) ? textOf(subject, lang) : subject;
+  return name ? `${base} · ${name}` : base;
 }

@@ -11,6 +11,7 @@ import type { ColumnRender } from '../schema/screen.ts';
 import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
 import { safeHtml } from './fields/RichTextWidget.tsx';
 import { optionLabel, type ResolvedOption } from './options.ts';
+import { ChangesView, changesText, isChangeList } from './changes-view.tsx';
 
 export interface ValueFormat {
   render?: ColumnRender;
@@ -29,6 +30,7 @@ const PRESET_COLORS = new Set(['default', 'success', 'processing', 'error', 'war
 
 export function formatScalar(value: unknown, fmt: ValueFormat, options: ResolvedOption[] | null, yesNo: [string, string]): string {
   if (value === undefined || value === null || value === '') return '';
+  if (fmt.render === 'changes' && isChangeList(value)) return changesText(value);
   if (Array.isArray(value)) return value.map((v) => formatScalar(v, fmt, options, yesNo)).filter(Boolean).join(', ');
   if (isI18nText(value)) return textOf(value, fmt.lang ?? 'zh');
   if (fmt.render === 'html' && typeof value === 'string') return htmlText(value);
@@ -80,6 +82,7 @@ export function ValueView({ value, fmt, options, link }: { value: unknown; fmt: 
       </>
     );
   }
+  if (fmt.render === 'changes' && isChangeList(value)) return <ChangesView lines={value} />;
   if (fmt.render === 'image' && typeof value === 'string' && value) return <Image src={value} width={48} height={48} style={{ objectFit: 'cover' }} />;
   if (fmt.render === 'html' && typeof value === 'string') return <div className="schema-html" data-html dangerouslySetInnerHTML={{ __html: safeHtml(value) }} />;
   return <ScalarView value={value} fmt={fmt} options={options} link={link} />;

@@ -30,5 +30,5 @@ export const resourceRoutes: FastifyPluginAsync<{ dir?: string }> = async (app, 
   });
   const byName = new Map(docs.map((d) => [d.name, d]));
   for (const doc of docs) registerResourceRoutes(app, doc, new ResourceStore(doc, byName));
-  registerGateLogRoutes(app);
+  registerGateLogRoutes(app, docs);
 };

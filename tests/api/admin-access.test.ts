@@ -39,6 +39,7 @@ const ENDPOINTS: [Method, string, unknown?][] = [
   ['PUT', '/api/admin/nursery/5', { city: '潍坊市' }],
   ['DELETE', '/api/admin/nursery/5'],
   ['GET', '/api/admin/gateLog/page'],
+  ['GET', '/api/admin/gateLog/families'],
   ['GET', '/api/admin/user/page'],
   ['PUT', '/api/admin/user/updateUserStatus?id=9&status=0'],
   ...resource('/api/admin/dicts', { code: 'tryDict', name: { zh: '试', en: 'Try', es: 'Prueba' }, status: 1, items: [] }),

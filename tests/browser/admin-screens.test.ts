@@ -66,6 +66,15 @@ async function saveDrawer(): Promise<void> {
   await drawer().waitFor({ state: 'hidden' });
 }
 
+/** Save, then confirm the summary of the changes the permission tree asks about. */
+async function saveDrawerConfirmed(): Promise<void> {
+  await drawer().getByRole('button', { name: '保存' }).click();
+  const box = page.locator('.ant-modal-confirm:visible');
+  await box.getByTestId('tree-summary').waitFor();
+  await box.getByRole('button', { name: '确认保存' }).click();
+  await drawer().waitFor({ state: 'hidden' });
+}
+
 /** OK in the open confirmation, once its opening animation is over (a click during it can be lost). */
 async function confirm(): Promise<void> {
   const box = dialog();
@@ -207,15 +216,15 @@ describe('administration screens as admin', () => {
 
     await row(code).getByRole('button', { name: '权限' }).click();
     const tree = drawer().locator('[data-checkbox-tree]');
-    await tree.waitFor();
-    // Checking an element code checks its entry and the entry's section with it.
-    const node = (title: string) => tree.locator('.ant-tree-treenode').filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${title}$`) }) });
-    const dict = node('数据字典').first();
-    const dictAdd = dict.locator('xpath=following-sibling::*[1]');
-    await dictAdd.locator('.ant-tree-checkbox').click();
-    await expect(dict.locator('.ant-tree-checkbox-checked').count()).resolves.toBe(1);
-    await expect(node('系统管理').first().locator('.ant-tree-checkbox-checked').count()).resolves.toBe(1);
-    await saveDrawer();
+    await tree.locator('.ant-tree').waitFor();
+    // Checking an element code checks its entry and the entry's section with it. The tree
+    // is virtual (only the rows in view exist), so the search brings the entry into view.
+    const node = (key: string) => tree.locator('.ant-tree-treenode').filter({ has: page.locator(`[data-tree-key="${key}"]`) });
+    await tree.getByPlaceholder('搜索菜单或按钮').fill('数据字典');
+    await node('dictManager:add').locator('.ant-tree-checkbox').click();
+    await expect(node('dictManager').locator('.ant-tree-checkbox-checked').count()).resolves.toBe(1);
+    await expect(node('baseManager').locator('.ant-tree-checkbox-checked').count()).resolves.toBe(1);
+    await saveDrawerConfirmed();
 
     const roles = await api<{ rows: { id: number; code: string }[] }>('GET', `/api/admin/role/page?keyword=${code}`);
     const id = roles.data.rows[0].id;
@@ -227,9 +236,10 @@ describe('administration screens as admin', () => {
 
     // Unchecking the section takes its entries and their element codes away.
     await row(code).getByRole('button', { name: '权限' }).click();
-    await tree.waitFor();
-    await node('系统管理').first().locator('.ant-tree-checkbox').click();
-    await saveDrawer();
+    await tree.locator('.ant-tree').waitFor();
+    await tree.getByPlaceholder('搜索菜单或按钮').fill('系统管理');
+    await node('baseManager').locator('.ant-tree-checkbox').click();
+    await saveDrawerConfirmed();
     const cleared = (await api<{ menus: string[]; elements: string[] }>('GET', `/api/admin/role/${id}/permissions`)).data;
     expect(cleared).toMatchObject({ menus: [], elements: [] });
 

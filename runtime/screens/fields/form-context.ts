@@ -8,4 +8,10 @@ import type { ValueContext } from '../../schema/values.ts';
 export interface FormContext {
   ctx: ValueContext;
   setValues: (patch: Record<string, unknown>) => void;
+  /**
+   * Registers a check run when the form is submitted, after validation and before the
+   * call (a checkbox tree's summary to confirm); false cancels the save. Returns the
+   * unregistration.
+   */
+  beforeSubmit?: (check: () => Promise<boolean>) => () => void;
 }

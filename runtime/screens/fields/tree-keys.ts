@@ -83,3 +83,75 @@ export function splitKeys(nodes: TreeNode[], selected: readonly string[]): { own
   walk(nodes);
   return { own, leaves };
 }
+
+/** Every key of a node that has children: what "expand all" opens. */
+export function branchKeys(nodes: TreeNode[]): string[] {
+  const out: string[] = [];
+  const walk = (list: TreeNode[]) => {
+    for (const n of list) {
+      if (n.children.length) out.push(n.key);
+      walk(n.children);
+    }
+  };
+  walk(nodes);
+  return out;
+}
+
+/** A node and everything below it, in tree order. */
+export function subtreeKeys(node: TreeNode): string[] {
+  return [node.key, ...node.children.flatMap(subtreeKeys)];
+}
+
+/**
+ * The tree narrowed to what matches `query` (title or key, case-insensitive): a matching
+ * node keeps its whole subtree, and every match keeps its ancestors so it is shown where
+ * it lives. `matches` are the keys whose own title or key matched, for highlighting.
+ */
+export function filterTree(nodes: TreeNode[], query: string): { nodes: TreeNode[]; matches: Set<string> } {
+  const q = query.trim().toLowerCase();
+  const matches = new Set<string>();
+  if (!q) return { nodes, matches };
+  const hit = (n: TreeNode) => n.title.toLowerCase().includes(q) || n.key.toLowerCase().includes(q);
+  const mark = (n: TreeNode) => {
+    if (hit(n)) matches.add(n.key);
+    n.children.forEach(mark);
+  };
+  const keep = (list: TreeNode[]): TreeNode[] =>
+    list.flatMap((n) => {
+      if (hit(n)) {
+        mark(n);
+        return [n];
+      }
+      const children = keep(n.children);
+      return children.length ? [{ ...n, children }] : [];
+    });
+  return { nodes: keep(nodes), matches };
+}
+
+/** What a save grants and removes within one top-level node (a menu section). */
+export interface SectionChange {
+  key: string;
+  title: string;
+  /** Names of the granted nodes; an element code reads «entry › element». */
+  granted: string[];
+  removed: string[];
+}
+
+/** The difference between two selections, by name, grouped under the top-level node it falls in, in tree order. */
+export function changeSummary(nodes: TreeNode[], before: readonly string[], after: readonly string[]): SectionChange[] {
+  const was = new Set(before);
+  const now = new Set(after);
+  const out: SectionChange[] = [];
+  for (const section of nodes) {
+    const change: SectionChange = { key: section.key, title: section.title, granted: [], removed: [] };
+    const walk = (n: TreeNode, parent: TreeNode | null) => {
+      const name = n.leaf && parent ? `${parent.title} › ${n.title}` : n.title;
+      if (now.has(n.key) && !was.has(n.key)) change.granted.push(name);
+      if (was.has(n.key) && !now.has(n.key)) change.removed.push(name);
+      for (const c of n.children) walk(c, n);
+    };
+    walk(section, null);
+    if (change.granted.length || change.removed.length) out.push(change);
+  }
+  return out;
+}

@@ -1,21 +1,40 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Form, Input, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, App, Button, Card, Form, Input, Space, Typography } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useServices } from '../../app/context.ts';
 import { isHttpError } from '../../http/errors.ts';
 import { afterLoginTarget, START_PATH } from '../../routing/access.ts';
 import { LanguageSwitch } from '../layout/LanguageSwitch.tsx';
+import { PasswordDialog } from '../password/PasswordDialog.tsx';
+
+// Loaded when opened: most visits to /login only sign in. (The password dialog is in the
+// console's main chunk already, with the user menu that opens it too.)
+const RegisterDialog = lazy(() => import('./login/RegisterDialog.tsx'));
+
+type Panel = 'register' | 'forgot' | null;
 
 interface Credentials {
   username: string;
   password: string;
 }
 
-/** /login: username (trimmed) and password; the server's refusal is shown above the button. */
+/**
+ * /login: username (trimmed) and password; the server's refusal is shown above the button.
+ * Registration and the forgot-password flow (SMS code) open as dialogs here, since the
+ * token-free paths are exactly those of spec 2.1.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [panel, setPanel] = useState<Panel>(null);
+  // A dialog stays mounted once opened so that its closing animation can run.
+  const [opened, setOpened] = useState<Set<Panel>>(() => new Set());
+  const show = (p: Panel) => {
+    setOpened((s) => new Set(s).add(p));
+    setPanel(p);
+  };
   const { session } = useServices();
   const navigate = useNavigate();
   const { search } = useLocation();
@@ -69,9 +88,31 @@ export function LoginPage() {
                 {t('login.submit')}
               </Button>
             </Form>
+            <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
+              <Button type="link" style={{ padding: 0 }} onClick={() => show('forgot')} data-testid="login-forgot">
+                {t('loginHelp.forgot')}
+              </Button>
+              <Button type="link" style={{ padding: 0 }} onClick={() => show('register')} data-testid="login-register">
+                {t('loginHelp.register')}
+              </Button>
+            </Space>
             <Link to={START_PATH}>{t('login.toStartPage')}</Link>
           </Space>
         </Card>
+        <Suspense fallback={null}>
+          {opened.has('register') ? <RegisterDialog open={panel === 'register'} onClose={() => setPanel(null)} /> : null}
+          {opened.has('forgot') ? (
+            <PasswordDialog
+              open={panel === 'forgot'}
+              title={t('loginHelp.forgotTitle')}
+              onCancel={() => setPanel(null)}
+              onSaved={() => {
+                setPanel(null);
+                void message.success(t('loginHelp.passwordReset'));
+              }}
+            />
+          ) : null}
+        </Suspense>
       </main>
     </div>
   );

@@ -14,6 +14,8 @@ export interface PasswordDialogProps {
   onCancel(): void;
   /** Fired after the server accepted the new password. */
   onSaved(): void;
+  /** Default "Change password"; the login page's forgot-password flow names itself. */
+  title?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface PasswordDialogProps {
  * the original (whose save handler returned before the call), Save really calls
  * POST /api/admin/user/front/changePassword and reports the outcome.
  */
-export function PasswordDialog({ open, phone, onCancel, onSaved }: PasswordDialogProps) {
+export function PasswordDialog({ open, phone, onCancel, onSaved, title }: PasswordDialogProps) {
   const { t } = useTranslation();
   const { notification } = App.useApp();
   const api = useShellApi();
@@ -93,7 +95,7 @@ export function PasswordDialog({ open, phone, onCancel, onSaved }: PasswordDialo
   return (
     <Modal
       open={open}
-      title={t('shell.password.title')}
+      title={title ?? t('shell.password.title')}
       onCancel={onCancel}
       destroyOnHidden
       data-testid="password-dialog"

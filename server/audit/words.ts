@@ -1,0 +1,223 @@
+/**
+ * The operation log in words: what each audited action, resource and field is called in
+ * zh, en and es. Resource documents name themselves (their titles and their fields'
+ * x-titles); the hand-written calls (sign-in, passwords, roles, users, organisations, …)
+ * are named here. An action belongs to a family, the part of its code before the dot,
+ * so that «用户» finds every user action; the organisation-member actions count as user
+ * actions.
+ */
+import type { ResourceDocument } from '../../runtime/schema/resource.ts';
+import type { Lang } from '../i18n/lang.ts';
+
+export type Words = Record<Lang, string>;
+
+const w = (zh: string, en: string, es: string): Words => ({ zh, en, es });
+
+/** Families of the hand-written actions. */
+const FAMILIES: Record<string, Words> = {
+  login: w('登录与退出', 'Sign-in and sign-out', 'Inicio y cierre de sesión'),
+  password: w('密码', 'Passwords', 'Contraseñas'),
+  sms: w('短信验证码', 'SMS codes', 'Códigos SMS'),
+  registration: w('注册申请', 'Registrations', 'Registros'),
+  role: w('角色', 'Roles', 'Roles'),
+  user: w('用户', 'Users', 'Usuarios'),
+  org: w('组织', 'Organisations', 'Organizaciones'),
+  bloc: w('集团', 'Groups', 'Grupos'),
+  menu: w('菜单', 'Menus', 'Menús'),
+  notice: w('通知', 'Notices', 'Avisos'),
+  business: w('授权申请', 'Authorisation requests', 'Solicitudes de autorización'),
+};
+
+/** The family of an action code that is not `<family>.<verb>`. */
+const FAMILY_OF: Record<string, string> = { logout: 'login', register: 'registration', orgUser: 'user' };
+
+const ACTIONS: Record<string, Words> = {
+  login: w('登录', 'Signed in', 'Inicio de sesión'),
+  'login.failed': w('登录失败', 'Failed sign-in', 'Inicio de sesión fallido'),
+  'login.throttled': w('登录受限（尝试过多）', 'Sign-in held back (too many attempts)', 'Inicio de sesión retenido (demasiados intentos)'),
+  'login.disabled': w('停用账号尝试登录', 'Sign-in by a disabled account', 'Inicio de sesión de una cuenta deshabilitada'),
+  logout: w('退出登录', 'Signed out', 'Cierre de sesión'),
+  'sms.send': w('发送短信验证码', 'SMS code sent', 'Código SMS enviado'),
+  'password.change': w('修改密码（短信验证）', 'Password changed (SMS code)', 'Contraseña cambiada (código SMS)'),
+  'password.reset': w('管理员设置密码', 'Password set by an administrator', 'Contraseña fijada por un administrador'),
+  register: w('提交注册申请', 'Registration requested', 'Registro solicitado'),
+  'registration.approve': w('通过注册申请', 'Registration approved', 'Registro aprobado'),
+  'registration.reject': w('驳回注册申请', 'Registration rejected', 'Registro rechazado'),
+  'role.create': w('新增角色', 'Role added', 'Rol añadido'),
+  'role.update': w('修改角色', 'Role edited', 'Rol editado'),
+  'role.delete': w('删除角色', 'Role deleted', 'Rol eliminado'),
+  'role.permissions': w('修改角色权限', 'Role permissions changed', 'Permisos del rol cambiados'),
+  'user.create': w('新增用户', 'User added', 'Usuario añadido'),
+  'user.update': w('修改用户', 'User edited', 'Usuario editado'),
+  'user.delete': w('删除用户', 'User deleted', 'Usuario eliminado'),
+  'user.status': w('启用或停用用户', 'User enabled or disabled', 'Usuario habilitado o deshabilitado'),
+  'user.roles': w('修改用户角色', 'User roles changed', 'Roles del usuario cambiados'),
+  'user.resetPassword': w('重置用户密码', 'User password reset', 'Contraseña del usuario restablecida'),
+  'orgUser.assign': w('将用户加入组织', 'User put into an organisation', 'Usuario incorporado a una organización'),
+  'orgUser.remove': w('将用户移出组织', 'User taken out of an organisation', 'Usuario retirado de una organización'),
+  'org.create': w('新增组织', 'Organisation added', 'Organización añadida'),
+  'org.update': w('修改组织', 'Organisation edited', 'Organización editada'),
+  'org.delete': w('删除组织', 'Organisation deleted', 'Organización eliminada'),
+  'bloc.create': w('新增集团', 'Group added', 'Grupo añadido'),
+  'bloc.update': w('修改集团', 'Group edited', 'Grupo editado'),
+  'menu.create': w('新增菜单', 'Menu entry added', 'Entrada de menú añadida'),
+  'menu.update': w('修改菜单', 'Menu entry edited', 'Entrada de menú editada'),
+  'menu.delete': w('删除菜单', 'Menu entry deleted', 'Entrada de menú eliminada'),
+  'notice.read': w('阅读通知', 'Notice read', 'Aviso leído'),
+  'business.responseAuth': w('答复授权申请', 'Authorisation request answered', 'Solicitud de autorización respondida'),
+};
+
+/** Tables and other things acted on by the hand-written calls. */
+const RESOURCES: Record<string, Words> = {
+  session: w('会话', 'Session', 'Sesión'),
+  users: w('用户', 'Users', 'Usuarios'),
+  roles: w('角色', 'Roles', 'Roles'),
+  menus: w('菜单', 'Menus', 'Menús'),
+  organisations: w('组织', 'Organisations', 'Organizaciones'),
+  blocs: w('集团', 'Groups', 'Grupos'),
+  registration_requests: w('注册申请', 'Registration requests', 'Solicitudes de registro'),
+  sms_codes: w('短信验证码', 'SMS codes', 'Códigos SMS'),
+  notices: w('通知', 'Notices', 'Avisos'),
+  business: w('授权申请', 'Authorisation requests', 'Solicitudes de autorización'),
+};
+
+/** Field names of the hand-written calls' change records. */
+const FIELDS: Record<string, Words> = {
+  username: w('用户名', 'Username', 'Usuario'),
+  name: w('名称', 'Name', 'Nombre'),
+  mobilePhone: w('手机号', 'Phone', 'Teléfono'),
+  phone: w('手机号', 'Phone', 'Teléfono'),
+  status: w('状态', 'Status', 'Estado'),
+  roles: w('角色', 'Roles', 'Roles'),
+  role: w('角色', 'Role', 'Rol'),
+  orgId: w('组织', 'Organisation', 'Organización'),
+  blocId: w('集团', 'Group', 'Grupo'),
+  farmId: w('农场', 'Farm', 'Granja'),
+  userId: w('用户', 'User', 'Usuario'),
+  kind: w('用户类型', 'User type', 'Tipo de usuario'),
+  description: w('说明', 'Description', 'Descripción'),
+  city: w('城市', 'City', 'Ciudad'),
+  code: w('编码', 'Code', 'Código'),
+  category: w('类型', 'Type', 'Tipo'),
+  platform: w('平台角色', 'Platform role', 'Rol de plataforma'),
+  added: w('授予', 'Granted', 'Concedido'),
+  removed: w('移除', 'Removed', 'Retirado'),
+  menus: w('菜单', 'Menus', 'Menús'),
+  elements: w('按钮', 'Elements', 'Elementos'),
+  title: w('标题', 'Title', 'Título'),
+  path: w('路径', 'Path', 'Ruta'),
+  icon: w('图标', 'Icon', 'Icono'),
+  sort: w('排序', 'Order', 'Orden'),
+  hidden: w('隐藏', 'Hidden', 'Oculto'),
+  parentId: w('上级', 'Parent', 'Superior'),
+  defaultChild: w('默认子菜单', 'Default child', 'Hijo por defecto'),
+  rolesChanged: w('受影响的角色', 'Roles affected', 'Roles afectados'),
+  type: w('类型', 'Type', 'Tipo'),
+  address: w('地址', 'Address', 'Dirección'),
+  contact: w('联系人', 'Contact', 'Contacto'),
+  orgName: w('组织名称', 'Organisation name', 'Nombre de la organización'),
+  orgType: w('组织类型', 'Organisation type', 'Tipo de organización'),
+  reason: w('原因', 'Reason', 'Motivo'),
+  read: w('已读', 'Read', 'Leído'),
+  noticeId: w('通知', 'Notice', 'Aviso'),
+  purpose: w('用途', 'Purpose', 'Finalidad'),
+  password: w('密码', 'Password', 'Contraseña'),
+  registration: w('注册申请', 'Registration request', 'Solicitud de registro'),
+  logoUrl: w('标志', 'Logo', 'Logotipo'),
+  contactPhone: w('联系电话', 'Contact phone', 'Teléfono de contacto'),
+};
+
+/** Coded values of the hand-written tables, by resource and field. */
+const VALUES: Record<string, Record<string, Record<string, Words>>> = {
+  users: { status: { 0: w('停用', 'Disabled', 'Deshabilitado'), 1: w('启用', 'Enabled', 'Habilitado') } },
+  business: {
+    status: { 0: w('待处理', 'Pending', 'Pendiente'), 1: w('已授权', 'Granted', 'Concedida'), 2: w('已拒绝', 'Refused', 'Rechazada') },
+  },
+};
+
+const RECORD_VERBS: Record<string, Words> = {
+  create: w('新增', 'added', 'añadido'),
+  update: w('修改', 'edited', 'editado'),
+  delete: w('删除', 'deleted', 'eliminado'),
+};
+
+export interface AuditCatalogue {
+  /** The words of an action code; unknown codes read as themselves. */
+  action(code: string, lang: Lang): string;
+  family(code: string): string;
+  familyWords(family: string): Words | undefined;
+  /** Every family with its words, in catalogue order. */
+  families(): { value: string; label: Words }[];
+  resource(name: string | null, lang: Lang): string | null;
+  /** The title of a field of a change on `resource`. */
+  field(resource: string | null, field: string, lang: Lang): string;
+  /** The title of an enumerated value of a resource document's field (x-enumTitles), if it has one. */
+  enumTitle(resource: string | null, field: string, value: unknown, lang: Lang): string | undefined;
+  /** A resource document acted on, for reading its records' names. */
+  document(name: string | null): ResourceDocument | undefined;
+  knowsAction(code: string): boolean;
+  knowsResource(name: string): boolean;
+  /** Every catalogued action code of a family. */
+  actionsOf(family: string): string[];
+  /** The action codes whose words or family words contain `text` (any language, case-insensitive). */
+  actionsMatching(text: string): string[];
+  /** The resource names whose words contain `text`. */
+  resourcesMatching(text: string): string[];
+}
+
+const matches = (words: Words | undefined, q: string) => !!words && Object.values(words).some((s) => s.toLowerCase().includes(q));
+
+export function auditCatalogue(docs: readonly ResourceDocument[]): AuditCatalogue {
+  const byName = new Map(docs.map((d) => [d.name, d]));
+  const actions = new Map<string, Words>(Object.entries(ACTIONS));
+  for (const d of docs) {
+    for (const [verb, words] of Object.entries(RECORD_VERBS)) {
+      actions.set(`${d.name}.${verb}`, { zh: `${words.zh}${d.title.zh}`, en: `${d.title.en}: ${words.en}`, es: `${d.title.es}: ${words.es}` });
+    }
+  }
+  const familyOf = (code: string) => {
+    const head = code.split('.')[0];
+    return FAMILY_OF[head] ?? head;
+  };
+  const familyWords = (family: string): Words | undefined => FAMILIES[family] ?? (byName.get(family)?.title as Words | undefined);
+  return {
+    action: (code, lang) => actions.get(code)?.[lang] ?? code,
+    knowsAction: (code) => actions.has(code),
+    knowsResource: (name) => name in RESOURCES || byName.has(name),
+    actionsOf: (family) => [...actions.keys()].filter((code) => familyOf(code) === family),
+    family: familyOf,
+    familyWords,
+    families: () => [
+      ...Object.entries(FAMILIES).map(([value, label]) => ({ value, label })),
+      ...docs.map((d) => ({ value: d.name, label: d.title as Words })),
+    ],
+    resource: (name, lang) => {
+      if (!name) return null;
+      const words = RESOURCES[name] ?? (byName.get(name)?.title as Words | undefined);
+      return words?.[lang] ?? name;
+    },
+    field: (resource, field, lang) => {
+      const prop = resource ? byName.get(resource)?.record.properties[field] : undefined;
+      const title = (prop as { 'x-title'?: Words } | undefined)?.['x-title'];
+      return title?.[lang] ?? FIELDS[field]?.[lang] ?? field;
+    },
+    enumTitle: (resource, field, value, lang) => {
+      const prop = resource ? (byName.get(resource)?.record.properties[field] as { enum?: unknown[]; 'x-enumTitles'?: Words[] } | undefined) : undefined;
+      const at = prop?.enum?.indexOf(value) ?? -1;
+      if (at >= 0) return prop?.['x-enumTitles']?.[at]?.[lang];
+      return resource && (typeof value === 'number' || typeof value === 'string') ? VALUES[resource]?.[field]?.[String(value)]?.[lang] : undefined;
+    },
+    document: (name) => (name ? byName.get(name) : undefined),
+    actionsMatching: (text) => {
+      const q = text.trim().toLowerCase();
+      if (!q) return [];
+      return [...actions.entries()].filter(([code, words]) => code.toLowerCase() === q || matches(words, q) || matches(familyWords(familyOf(code)), q)).map(([code]) => code);
+    },
+    resourcesMatching: (text) => {
+      const q = text.trim().toLowerCase();
+      if (!q) return [];
+      const all: [string, Words][] = [...Object.entries(RESOURCES), ...docs.map((d): [string, Words] => [d.name, d.title as Words])];
+      return all.filter(([name, words]) => name.toLowerCase() === q || matches(words, q)).map(([name]) => name);
+    },
+  };
+}
