@@ -9,23 +9,25 @@ import type { ComponentType } from 'react';
 
 export type IconComponent = ComponentType<{ 'aria-hidden'?: boolean }>;
 
-const files = import.meta.glob<IconComponent>('/node_modules/@ant-design/icons/es/icons/*.js', { import: 'default' });
-
-const byName = new Map<string, () => Promise<IconComponent>>();
-for (const [path, load] of Object.entries(files)) byName.set(path.slice(path.lastIndexOf('/') + 1, -'.js'.length), load);
+let files: Promise<Map<string, () => Promise<IconComponent>>> | undefined;
+function iconFiles(): Promise<Map<string, () => Promise<IconComponent>>> {
+  files ??= import('./icon-files.ts').then(
+    (m) => m.iconFiles,
+    (err: unknown) => {
+      files = undefined;
+      throw err;
+    },
+  );
+  return files;
+}
 
 const ICON_NAME = /^[A-Z][A-Za-z0-9]*(Outlined|Filled|TwoTone)$/;
 const loaded = new Map<string, IconComponent | null>();
 const pending = new Map<string, Promise<IconComponent | null>>();
 
-/** Whether `name` is an icon of the set (a name schemas:check accepts). */
-export function isIconName(name: string): boolean {
-  return ICON_NAME.test(name) && byName.has(name);
-}
-
 /** The icon if it has already loaded; undefined while unknown or in flight, null for no such icon. */
 export function loadedIcon(name: string): IconComponent | null | undefined {
-  if (!ICON_NAME.test(name) || !byName.has(name)) return null;
+  if (!ICON_NAME.test(name)) return null;
   return loaded.get(name);
 }
 
@@ -33,21 +35,22 @@ export function loadedIcon(name: string): IconComponent | null | undefined {
 export function loadIcon(name: string): Promise<IconComponent | null> {
   const known = loaded.get(name);
   if (known !== undefined) return Promise.resolve(known);
-  const load = ICON_NAME.test(name) ? byName.get(name) : undefined;
-  if (!load) return Promise.resolve(null);
+  if (!ICON_NAME.test(name)) return Promise.resolve(null);
   let p = pending.get(name);
   if (!p) {
-    p = load().then(
-      (icon) => {
-        loaded.set(name, icon);
-        return icon;
-      },
-      () => {
-        // A failed fetch (offline, new deployment) is tried again next time.
-        pending.delete(name);
-        return null;
-      },
-    );
+    p = iconFiles()
+      .then((byName) => byName.get(name)?.() ?? null)
+      .then(
+        (icon) => {
+          loaded.set(name, icon);
+          return icon;
+        },
+        () => {
+          // A failed fetch (offline, new deployment) is tried again next time.
+          pending.delete(name);
+          return null;
+        },
+      );
     pending.set(name, p);
   }
   return p;
