@@ -3,8 +3,8 @@
  * walk it. No React and no Node APIs, so the console, the server's seed and the CLI
  * tools share exactly one definition of what a valid menu tree is.
  */
-import { Ajv, type ErrorObject } from 'ajv';
-import menusMetaSchema from './menus.schema.json' with { type: 'json' };
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import validateMenusMeta from './generated/menus.ts';
 
 export const MENUS_FORMAT_VERSION = 1;
 
@@ -56,10 +56,9 @@ export class MenuDocumentError extends Error {
   }
 }
 
-let compiled: ReturnType<Ajv['compile']> | undefined;
-function structural() {
-  compiled ??= new Ajv({ allErrors: true, strict: false }).compile(menusMetaSchema);
-  return compiled;
+/** menus.schema.json compiled ahead of time (tools/meta-validators.ts). */
+function structural(): ValidateFunction {
+  return validateMenusMeta as unknown as ValidateFunction;
 }
 
 function describe(e: ErrorObject): string {

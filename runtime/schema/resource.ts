@@ -6,6 +6,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import metaSchema from './resource.schema.json';
 import { createAjv } from './ajv.ts';
+import validateResourceMeta from './generated/resource.ts';
 
 export const RESOURCE_FORMAT_VERSION = 1;
 export const RESOURCE_META_SCHEMA_ID: string = metaSchema.$id;
@@ -117,9 +118,9 @@ export class ResourceDocumentError extends Error {
   }
 }
 
-let metaValidator: ValidateFunction | undefined;
+// resource.schema.json compiled ahead of time (tools/meta-validators.ts).
+const metaValidator = validateResourceMeta as unknown as ValidateFunction;
 function validateMeta(doc: unknown): ErrorObject[] {
-  metaValidator ??= createAjv().compile(metaSchema);
   return metaValidator(doc) ? [] : [...(metaValidator.errors ?? [])];
 }
 
