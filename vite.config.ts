@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 // The console: index.html at the root, runtime/main.tsx as the entry, dist/ as the output
 // that the API server serves. In development /api goes to the API server (npm run dev).
 export default defineConfig({
-  plugins: [react(), iconsByFile()],
+  plugins: [react(), iconsByFile(), schemasChecked()],
   publicDir: 'public',
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
@@ -67,6 +67,25 @@ function iconsByFile(): Plugin {
           .join('\n'),
       );
       return out === code ? null : { code: out, map: null };
+    },
+  };
+}
+
+/**
+ * The console takes the documents it bundles as they are (runtime/schema/bundled.ts): it
+ * does not validate them at start. So the build validates them: meta-schemas and the rules
+ * across documents, as schemas:check does (without the server's routes, which
+ * schemas:check in `npm test` adds), and an error fails the build.
+ */
+function schemasChecked(): Plugin {
+  return {
+    name: 'console:schemas-checked',
+    apply: 'build',
+    async buildStart() {
+      const { loadRegistry, formatProblems } = await import('./runtime/schema/registry.ts');
+      const { folderSource } = await import('./runtime/schema/folder-source.ts');
+      const registry = await loadRegistry([folderSource(import.meta.dirname)]);
+      if (registry.errors.length) this.error(`the bundled schema documents have ${registry.errors.length} error(s); see npm run schemas:check\n${formatProblems(registry.errors)}`);
     },
   };
 }

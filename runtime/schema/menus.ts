@@ -5,6 +5,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import validateMenusMeta from './generated/menus.ts';
+import { entryPath } from './menu-links.ts';
 
 export const MENUS_FORMAT_VERSION = 1;
 
@@ -134,15 +135,7 @@ export function loadMenus(doc: unknown, file = 'schemas/menus.json'): MenuDocume
   return doc as MenuDocument;
 }
 
-/** An entry's URL segment: its path, else its code. */
-export function entryPath(entry: Pick<MenuChild, 'code' | 'path'>): string {
-  return entry.path ?? entry.code;
-}
-
-/** The console link of a child: /{section path}/{child path}. */
-export function childLink(section: MenuSection, child: MenuChild): string {
-  return `/${entryPath(section)}/${entryPath(child)}`;
-}
+export { childLink, entryPath } from './menu-links.ts';
 
 /** Every menu code, sections and children. */
 export function menuCodes(doc: MenuDocument): string[] {
