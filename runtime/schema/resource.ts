@@ -4,7 +4,7 @@
  * hands their text here; the console and the tools do the same with their own sources.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import metaSchema from './resource.schema.json';
+import metaSchema from './resource.schema.json' with { type: 'json' };
 import { createAjv } from './ajv.ts';
 import validateResourceMeta from './generated/resource.ts';
 
