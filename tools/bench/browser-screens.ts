@@ -75,7 +75,7 @@ export async function run(): Promise<void> {
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
         if (!phase) await cdp.send('Profiler.start');
       }
-      await page.goto(`http://127.0.0.1:${port}/${phase ? `?profile=${phase}` : query}`);
+      await page.goto(`http://127.0.0.1:${port}/${query}${phase ? `${query ? '&' : '?'}profile=${phase}` : ''}`);
       await page.waitForFunction(() => window.__bench?.done === true, undefined, { timeout: 120_000, polling: 200 });
       if (cdp && profileTo) {
         const { profile: p } = phase ? { profile: await phaseProfile } : await cdp.send('Profiler.stop');
@@ -87,8 +87,10 @@ export async function run(): Promise<void> {
       if (bench.error) throw new Error(`the bench page failed: ${bench.error}`);
       Object.assign(results, bench.results);
     };
-    for (const spec of COLD_CASES) await open(`?cold=${spec}`, false);
-    await open('', true);
+    // BENCH_PROFILE_PHASE=cold profiles the largest cold case instead of a phase of the main page.
+    const coldProfile = process.env.BENCH_PROFILE_PHASE === 'cold';
+    for (const spec of COLD_CASES) await open(`?cold=${spec}`, coldProfile && spec === COLD_CASES[COLD_CASES.length - 1]);
+    await open('', !coldProfile);
     const width = Math.max(...Object.keys(results).map((k) => k.length));
     console.log(`Chromium ${browser.version()}, headless; ${new Date().toISOString()}`);
     for (const [name, value] of Object.entries(results)) {

@@ -332,6 +332,7 @@ async function coldTable(spec: string) {
   const s: ConsoleServices = { ...base, http: { ...base.http, get: async <T,>() => parsed as Envelope<T> } };
   await painted();
 
+  profileStart('cold');
   const t0 = performance.now();
   const docs = await gatherDocuments([bundledSource]);
   const registry = assembleRegistry(
@@ -354,6 +355,7 @@ async function coldTable(spec: string) {
   );
   await when(m.el, () => !!m.el.querySelector('tbody tr[data-row-key="1"]'));
   const tPaint = await painted();
+  profileEnd('cold');
   results[`cold ${rowCount} × ${columnCount}: registry built`] = tRegistry - t0;
   results[`cold ${rowCount} × ${columnCount}: first row painted, from the renderer's start`] = tPaint - t0;
   results[`cold ${rowCount} × ${columnCount}: first row painted, from navigation`] = tPaint;
