@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 // The console: index.html at the root, runtime/main.tsx as the entry, dist/ as the output
 // that the API server serves. In development /api goes to the API server (npm run dev).
 export default defineConfig({
-  plugins: [react(), iconsByFile()],
+  plugins: [react(), iconsByFile(), schemasChecked()],
   publicDir: 'public',
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
@@ -20,21 +20,20 @@ export default defineConfig({
     chunkSizeWarningLimit: 1000,
     rolldownOptions: {
       output: {
-        // Big vendors in chunks of their own, so a change of the console's code leaves them
-        // cached. The renderers (rjsf, echarts, the grid) are reached only through dynamic
-        // imports (runtime/screens/ScreenView.tsx), so their vendor chunks load on demand.
-        // antd takes only what the login page and the shell use; components that only
-        // screens use fall to the automatic chunks of those screens.
+        // The vendors every page stands on in chunks of their own, so a change of the
+        // console's code leaves them cached. Libraries only a kind of screen uses (rjsf and
+        // ajv with forms, echarts with charts, tanstack with tables) get no group: a group
+        // also captures the small helpers they share with others (react-is, lodash...) and
+        // then every route that needs one of those loads the whole group. Reached only
+        // through dynamic imports (runtime/screens/ScreenView.tsx), they fall to the
+        // automatic chunks of the screens that use them. antd takes only what the login
+        // page uses ($initial); the shell's and the screens' components go with them.
         codeSplitting: {
           groups: [
             { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 100 },
-            { name: 'vendor-ajv', test: /node_modules[\\/](ajv|ajv-formats|fast-deep-equal|fast-uri|json-schema-traverse|require-from-string)[\\/]/, priority: 90 },
             { name: 'vendor-router', test: /node_modules[\\/](react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/, priority: 80 },
             { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next|html-parse-stringify|void-elements|use-sync-external-store)[\\/]/, priority: 80 },
             { name: 'vendor-antd', test: /node_modules[\\/](antd|@ant-design[\\/](?!icons)|@rc-component|rc-[^\\/]+|@babel[\\/]runtime|classnames|dayjs|stylis|@emotion)[\\/]?/, tags: ['$initial'], priority: 70 },
-            { name: 'vendor-rjsf', test: /node_modules[\\/](@rjsf|ajv-i18n|lodash|lodash-es|jsonpointer|json-schema-merge-allof|compute-[^\\/]+|validate\.io-[^\\/]+|markdown-to-jsx|nanoid|react-is)[\\/]/, priority: 60 },
-            { name: 'vendor-echarts', test: /node_modules[\\/](echarts|zrender|tslib)[\\/]/, priority: 60 },
-            { name: 'vendor-tanstack', test: /node_modules[\\/]@tanstack[\\/]/, priority: 60 },
           ],
         },
       },
@@ -68,6 +67,25 @@ function iconsByFile(): Plugin {
           .join('\n'),
       );
       return out === code ? null : { code: out, map: null };
+    },
+  };
+}
+
+/**
+ * The console takes the documents it bundles as they are (runtime/schema/bundled.ts): it
+ * does not validate them at start. So the build validates them: meta-schemas and the rules
+ * across documents, as schemas:check does (without the server's routes, which
+ * schemas:check in `npm test` adds), and an error fails the build.
+ */
+function schemasChecked(): Plugin {
+  return {
+    name: 'console:schemas-checked',
+    apply: 'build',
+    async buildStart() {
+      const { loadRegistry, formatProblems } = await import('./runtime/schema/registry.ts');
+      const { folderSource } = await import('./runtime/schema/folder-source.ts');
+      const registry = await loadRegistry([folderSource(import.meta.dirname)]);
+      if (registry.errors.length) this.error(`the bundled schema documents have ${registry.errors.length} error(s); see npm run schemas:check\n${formatProblems(registry.errors)}`);
     },
   };
 }

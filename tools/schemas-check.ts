@@ -18,6 +18,7 @@ import { SCREEN_SCHEMA_ID } from '../runtime/schema/screen.ts';
 import { LANGS } from '../runtime/schema/texts.ts';
 import { escapePointerSegment, type SchemaProblem } from '../runtime/schema/validate.ts';
 import { WIDGET_NAMES } from '../runtime/schema/widget-names.ts';
+import { staleMetaValidators } from './meta-validators.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -196,7 +197,11 @@ async function main() {
   const root = rootAt >= 0 ? resolve(args[rootAt + 1]) : REPO_ROOT;
   const result = await checkSchemas({ root, server: !args.includes('--no-server') });
   console.log(report(result));
-  process.exitCode = result.problems.some((p) => p.severity === 'error') ? 1 : 0;
+  // The console validates with meta-schemas compiled ahead of time: they must match the
+  // meta-schemas they were generated from.
+  const stale = staleMetaValidators();
+  if (stale.length) console.log(`\nerror: stale generated validators, run \`npm run schemas:compile\`: ${stale.join(', ')}`);
+  process.exitCode = result.problems.some((p) => p.severity === 'error') || stale.length ? 1 : 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await main();

@@ -28,7 +28,10 @@ export function isPublicPath(pathname: string): boolean {
 export function decideAccess(input: { pathname: string; search?: string; hasToken: boolean }): AccessDecision {
   const path = normalisePath(input.pathname);
   if (path === '/') return { kind: 'redirect', to: START_PATH };
-  if (input.hasToken && path.toLowerCase() === LOGIN_PATH) return { kind: 'redirect', to: HOME_PATH };
+  // The login page's own navigation and this rule must agree: the token is set before the
+  // router has moved off /login, and a rule that sent the render in between to the
+  // dashboard overrode the redirect target (issue 10, item 5).
+  if (input.hasToken && path.toLowerCase() === LOGIN_PATH) return { kind: 'redirect', to: afterLoginTarget(input.search ?? '') };
   if (isPublicPath(path)) return { kind: 'allow' };
   if (!input.hasToken) return { kind: 'redirect', to: loginUrl(input.pathname + (input.search ?? '')) };
   return { kind: 'allow' };
@@ -48,7 +51,7 @@ export function loginUrl(original?: string): string {
  */
 export function afterLoginTarget(search: string): string {
   const redirect = new URLSearchParams(search).get('redirect');
-  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return HOME_PATH;
+  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\') || /[\u0000-\u001f]/.test(redirect)) return HOME_PATH;
   if (normalisePath(redirect.split(/[?#]/)[0]).toLowerCase() === LOGIN_PATH) return HOME_PATH;
   return redirect;
 }

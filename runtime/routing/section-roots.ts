@@ -6,7 +6,8 @@
  * are the same on both sides. Pure functions: the route builder and the benchmark call
  * them without React.
  */
-import { childLink, entryPath, type MenuDocument } from '../schema/menus.ts';
+import { childLink, entryPath } from '../schema/menu-links.ts';
+import type { MenuDocument } from '../schema/menus.ts';
 
 export interface SectionRoot {
   /** "/agricultureKnowledge" */

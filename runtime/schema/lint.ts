@@ -16,6 +16,8 @@ import {
 import { escapePointerSegment, type SchemaProblem, type Severity } from './validate.ts';
 import { isPublicPath } from '../routing/access.ts';
 import { parseRef, type ValueRoot } from './values.ts';
+import { routeShape } from './route-shape.ts';
+import { operationEndpoint } from './operations.ts';
 
 /** Resource documents as the resource engine reads them (aliases are optional there). */
 type Resource = ResourceDocument & { authorityAliases?: string[] };
@@ -43,12 +45,7 @@ export interface LintInput {
 }
 
 /** Route patterns compare equal whatever their parameters are called. */
-export function routeShape(pattern: string): string {
-  return pattern
-    .split('/')
-    .map((s) => (s.startsWith(':') ? (s.endsWith('?') ? ':?' : ':') : s.toLowerCase()))
-    .join('/');
-}
+export { routeShape };
 
 /**
  * Whether a route (shape) takes a navigation target (shape): each segment equal, or a
@@ -74,24 +71,7 @@ export function resourceEndpoints(r: Pick<ResourceDocument, 'basePath'>): { meth
   ];
 }
 
-/** The path an operation of a resource resolves to. */
-export function operationEndpoint(r: Pick<ResourceDocument, 'basePath'>, op: string): { method: HttpMethod; path: string } {
-  const b = r.basePath;
-  switch (op) {
-    case 'page':
-      return { method: 'GET', path: `${b}/page` };
-    case 'read':
-      return { method: 'GET', path: `${b}/:id` };
-    case 'create':
-      return { method: 'POST', path: b };
-    case 'update':
-      return { method: 'PUT', path: `${b}/:id` };
-    case 'delete':
-      return { method: 'DELETE', path: `${b}/:id` };
-    default:
-      return { method: 'DELETE', path: `${b}/batch` };
-  }
-}
+export { operationEndpoint };
 
 /** Static segments must match exactly; a literal segment also matches a parameter of the other pattern. */
 function pathsMatch(a: string, b: string): boolean {

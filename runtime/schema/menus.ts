@@ -3,8 +3,9 @@
  * walk it. No React and no Node APIs, so the console, the server's seed and the CLI
  * tools share exactly one definition of what a valid menu tree is.
  */
-import { Ajv, type ErrorObject } from 'ajv';
-import menusMetaSchema from './menus.schema.json' with { type: 'json' };
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import validateMenusMeta from './generated/menus.ts';
+import { entryPath } from './menu-links.ts';
 
 export const MENUS_FORMAT_VERSION = 1;
 
@@ -56,10 +57,9 @@ export class MenuDocumentError extends Error {
   }
 }
 
-let compiled: ReturnType<Ajv['compile']> | undefined;
-function structural() {
-  compiled ??= new Ajv({ allErrors: true, strict: false }).compile(menusMetaSchema);
-  return compiled;
+/** menus.schema.json compiled ahead of time (tools/meta-validators.ts). */
+function structural(): ValidateFunction {
+  return validateMenusMeta as unknown as ValidateFunction;
 }
 
 function describe(e: ErrorObject): string {
@@ -135,15 +135,7 @@ export function loadMenus(doc: unknown, file = 'schemas/menus.json'): MenuDocume
   return doc as MenuDocument;
 }
 
-/** An entry's URL segment: its path, else its code. */
-export function entryPath(entry: Pick<MenuChild, 'code' | 'path'>): string {
-  return entry.path ?? entry.code;
-}
-
-/** The console link of a child: /{section path}/{child path}. */
-export function childLink(section: MenuSection, child: MenuChild): string {
-  return `/${entryPath(section)}/${entryPath(child)}`;
-}
+export { childLink, entryPath } from './menu-links.ts';
 
 /** Every menu code, sections and children. */
 export function menuCodes(doc: MenuDocument): string[] {

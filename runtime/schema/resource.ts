@@ -4,10 +4,11 @@
  * hands their text here; the console and the tools do the same with their own sources.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import metaSchema from './resource.schema.json';
+import metaSchema from './resource.schema.json' with { type: 'json' };
 import { createAjv } from './ajv.ts';
 import { COMPARE_KINDS, ruleFields, type CrossFieldRule } from './cross-rules.ts';
 import type { FieldMessages } from './messages.ts';
+import validateResourceMeta from './generated/resource.ts';
 
 export type { CrossFieldRule } from './cross-rules.ts';
 
@@ -103,8 +104,7 @@ export const IMPLICIT_SORTABLE = ['id', 'createdAt', 'updatedAt'] as const;
 
 /** Query parameters of the page query that are not filters. */
 export const PAGE_PARAMS = ['pageIndex', 'pageSize', 'sort'] as const;
-export const MAX_PAGE_SIZE = 500;
-export const DEFAULT_PAGE_SIZE = 20;
+export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './page-limits.ts';
 export const MAX_IN_VALUES = 100;
 export const MAX_ID = 2147483647;
 
@@ -125,9 +125,9 @@ export class ResourceDocumentError extends Error {
   }
 }
 
-let metaValidator: ValidateFunction | undefined;
+// resource.schema.json compiled ahead of time (tools/meta-validators.ts).
+const metaValidator = validateResourceMeta as unknown as ValidateFunction;
 function validateMeta(doc: unknown): ErrorObject[] {
-  metaValidator ??= createAjv().compile(metaSchema);
   return metaValidator(doc) ? [] : [...(metaValidator.errors ?? [])];
 }
 

@@ -3,7 +3,9 @@
  * person can act on: one line per place, a JSON pointer to it, and a message that names
  * what is expected instead of repeating the meta-schema's internals.
  */
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import validateFormat0 from './generated/screen-format0.ts';
+import validateFormat1 from './generated/screen-format1.ts';
 import { FORMAT_META_SCHEMAS, MigrationError, formatOf, migrateScreen } from './migrations/index.ts';
 import { SCREEN_FORMAT_VERSION, type Screen } from './screen.ts';
 
@@ -22,31 +24,18 @@ export function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-let ajv: Ajv2020 | undefined;
-const validators = new Map<number, ValidateFunction>();
+/**
+ * The meta-schema of each format, compiled ahead of time (tools/meta-validators.ts, with
+ * the options of meta-validator-options.ts): validating needs no compiling, in Node or in
+ * the browser.
+ */
+const VALIDATORS: Readonly<Record<number, ValidateFunction>> = {
+  0: validateFormat0 as unknown as ValidateFunction,
+  1: validateFormat1 as unknown as ValidateFunction,
+};
 
 function validatorFor(format: number): ValidateFunction | undefined {
-  const schema = FORMAT_META_SCHEMAS[format];
-  if (!schema) return undefined;
-  let v = validators.get(format);
-  if (!v) {
-    // verbose: the failing subschema's description becomes the message of an anyOf.
-    // Refs kept as functions and no code optimisation: compiling drops from ~500 ms to
-    // ~130 ms (the console compiles at start), validating a screen stays well under 1 ms.
-    ajv ??= new Ajv2020({
-      allErrors: true,
-      discriminator: true,
-      strict: true,
-      strictRequired: false,
-      strictTypes: false,
-      verbose: true,
-      inlineRefs: false,
-      code: { optimize: false },
-    });
-    v = ajv.compile(schema);
-    validators.set(format, v);
-  }
-  return v;
+  return VALIDATORS[format];
 }
 
 function show(v: unknown): string {

@@ -25,6 +25,11 @@ const DashboardView = lazyView(() => import('./DashboardView.tsx').then((m) => m
 const WidgetHost = lazyView(() => import('./WidgetHost.tsx').then((m) => m.WidgetHost));
 
 /** Every renderer chunk, loaded ahead (tests that render synchronously; warming after login). */
+/** The table renderer, the kind most screens are: fetched ahead while the login page is up (main.tsx). */
+export function preloadTableView(): Promise<void> {
+  return TableView.preload();
+}
+
 export function preloadScreenViews(): Promise<unknown> {
   return Promise.all([TableView, FormView, DetailView, DashboardView, WidgetHost].map((v) => v.preload()));
 }

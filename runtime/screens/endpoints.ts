@@ -4,7 +4,7 @@
  * `:name` segments filled from the context. A missing parameter yields null, so the
  * caller disables what it cannot call instead of calling a wrong URL.
  */
-import { operationEndpoint } from '../schema/lint.ts';
+import { operationEndpoint } from '../schema/operations.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { ResourceDocument } from '../schema/resource.ts';
 import { fillRoute, isResourceEndpoint, type EndpointRef, type HttpMethod } from '../schema/screen.ts';

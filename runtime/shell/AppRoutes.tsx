@@ -8,16 +8,11 @@ import { buildRouteTable } from '../routing/route-table.ts';
 import { menuCodesAtom, tokenAtom } from '../session/atoms.ts';
 import { ErrorBoundary } from '../errors/ErrorBoundary.tsx';
 import { installGlobalErrorCapture } from '../errors/error-log.ts';
-import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
-import { ErrorLogPage } from './pages/ErrorLogPage.tsx';
 import { ERROR_LOG_PATH } from './route-meta.ts';
 import { useSize } from './state/preferences.ts';
-import { SessionGate } from './SessionGate.tsx';
-import { DashboardPage } from './pages/DashboardPage.tsx';
+// Only the login page is in the first chunk; the rest of the shell loads on demand.
+import { ConsoleLayout, DashboardPage, ErrorLogPage, NotFoundPage, SessionGate, StartPage, UnauthorizedPage } from './lazy-shell.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
-import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { StartPage } from './pages/StartPage.tsx';
-import { UnauthorizedPage } from './pages/UnauthorizedPage.tsx';
 
 /**
  * The access rules of spec 2.1 first, then the route table: public pages, and behind

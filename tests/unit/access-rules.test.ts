@@ -23,9 +23,12 @@ describe('access rules of spec 2.1', () => {
     expect(afterLoginTarget(new URL(`http://h${(d as { to: string }).to}`).search)).toBe('/farmMaterialsManage/purchase/detail/edit/9?tab=2&x=a b');
   });
 
-  it('with a token, /login goes to /dashboard and gated paths are allowed', () => {
+  it('with a token, /login goes to its redirect target (else /dashboard) and gated paths are allowed', () => {
     expect(decideAccess({ pathname: '/login', hasToken: true })).toEqual({ kind: 'redirect', to: '/dashboard' });
-    expect(decideAccess({ pathname: '/LOGIN/', search: '?redirect=/x', hasToken: true })).toEqual({ kind: 'redirect', to: '/dashboard' });
+    // The login page navigates to the same place: the two must agree (issue 10, item 5).
+    expect(decideAccess({ pathname: '/LOGIN/', search: '?redirect=/x', hasToken: true })).toEqual({ kind: 'redirect', to: '/x' });
+    expect(decideAccess({ pathname: '/login', search: '?redirect=%2F%2Fevil.example', hasToken: true })).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(decideAccess({ pathname: '/login', search: '?redirect=%2F%09%2Fevil.example', hasToken: true })).toEqual({ kind: 'redirect', to: '/dashboard' });
     expect(decideAccess({ pathname: '/baseManager/userManager', hasToken: true })).toEqual({ kind: 'allow' });
     expect(decideAccess({ pathname: '/startPage', hasToken: true })).toEqual({ kind: 'allow' });
   });

@@ -3,6 +3,7 @@
  * antd theme and App, a router) with the HTTP client's transport replaced by the
  * deterministic fixtures. For the schema snapshots and the renderer tests.
  */
+import { resolve } from 'node:path';
 import { render, waitFor, type RenderResult } from '@testing-library/react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { Provider as JotaiProvider } from 'jotai';
@@ -15,6 +16,8 @@ import { createHttpClient } from '../../runtime/http/client.ts';
 import { elementCodes, menuCodes } from '../../runtime/schema/menus.ts';
 import type { SchemaRegistry } from '../../runtime/schema/registry.ts';
 import { preloadScreenViews, ScreenFrame } from '../../runtime/screens/ScreenView.tsx';
+import { preloadIcons } from '../../runtime/icons/by-name.ts';
+import { folderSource } from '../../runtime/schema/folder-source.ts';
 import type { ScreenHost } from '../../runtime/screens/host.ts';
 import { memoryStore } from '../../runtime/session/key-value.ts';
 import { userInfoAtom } from '../../runtime/session/atoms.ts';
@@ -25,6 +28,19 @@ import { fixtureTransport, type FixtureTransport } from './screens-fixtures.ts';
 // render synchronously as before: a suspension inside testing-library's synchronous act()
 // is never retried, and the snapshots describe the screens, not the loading skeleton.
 await preloadScreenViews();
+// Icons are files loaded by name on first use (runtime/icons/by-name.ts): those the
+// bundled documents name are loaded here, so they render at once as they did before.
+await preloadIcons(iconNamesIn((await folderSource(resolve(import.meta.dirname, '../..')).documents()).map((d) => JSON.parse(String(d.content)) as unknown)));
+
+function iconNamesIn(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) iconNamesIn(v, out);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'icon' && typeof v === 'string') out.push(v);
+      else iconNamesIn(v, out);
+    }
+  return out;
+}
 
 /** What jsdom lacks and antd needs. */
 export function stubBrowserApis(): void {

@@ -14,8 +14,12 @@ const BENCHES: Record<string, Bench> = {
     load: () => import('./resource-page.ts'),
   },
   'browser-screens': {
-    description: 'screen runtime in headless Chromium: 10,000 × 50 table page, row selection, page change, 200-field form, routes for 1,000 menu entries, validating every schema',
+    description: 'screen runtime in headless Chromium: cold tables (10 × 5, 100 × 50, 10,000 × 50), 10,000 × 50 table page, row selection, page change, 200-field form, routes for 1,000 menu entries, registry and validation',
     load: () => import('./browser-screens.ts'),
+  },
+  'console-load': {
+    description: 'the real console built and served by the real server, cold cache in headless Chromium: JavaScript per route, login form ready, login to a table with rows',
+    load: () => import('./console-load.ts'),
   },
 };
 

@@ -7,11 +7,10 @@ import { useServices } from '../../app/context.ts';
 import { isHttpError } from '../../http/errors.ts';
 import { afterLoginTarget, START_PATH } from '../../routing/access.ts';
 import { LanguageSwitch } from '../layout/LanguageSwitch.tsx';
-import { PasswordDialog } from '../password/PasswordDialog.tsx';
 
-// Loaded when opened: most visits to /login only sign in. (The password dialog is in the
-// console's main chunk already, with the user menu that opens it too.)
+// Loaded when opened: most visits to /login only sign in, and the login page has a bundle budget.
 const RegisterDialog = lazy(() => import('./login/RegisterDialog.tsx'));
+const PasswordDialog = lazy(() => import('../password/PasswordDialog.tsx').then((m) => ({ default: m.PasswordDialog })));
 
 type Panel = 'register' | 'forgot' | null;
 
