@@ -65,3 +65,22 @@ export function routeTitle(match: RouteMatch, translate: (key: string) => string
   const title = 'key' in match.meta.title ? translate(match.meta.title.key) : pickText(match.meta.title.text, language);
   return match.params.length > 0 ? `${title} · ${match.params.join(' / ')}` : title;
 }
+
+/**
+ * Whether `pathname` is a page the user may open, hence one that gets a tab: a built-in
+ * page, or a screen whose authority the user holds. 404s and 401s get none.
+ */
+export function routeOpensTab(
+  pathname: string,
+  screens: readonly (GatedRoute & { meta?: ScreenMeta })[],
+  menuCodes: ReadonlySet<string>,
+  builtIns: readonly BuiltInPage[] = BUILT_IN_PAGES,
+): boolean {
+  for (const page of builtIns) if (matchPath({ path: page.path, end: true }, pathname)) return true;
+  for (const screen of screens) {
+    if (!screen.meta) continue;
+    const path = screen.path.startsWith('/') ? screen.path : `/${screen.path}`;
+    if (matchPath({ path, end: true }, pathname)) return !screen.authority || menuCodes.has(screen.authority);
+  }
+  return false;
+}
