@@ -8,9 +8,9 @@
 import { CaretDownOutlined, CaretRightOutlined, SettingOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Checkbox, Col, DatePicker, Flex, Form, Input, InputNumber, Pagination, Popover, Row, Select, Space, Typography } from 'antd';
 import type { SortingState, VisibilityState } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { QueryValue } from '../http/client.ts';
@@ -24,6 +24,8 @@ import { onResourceChanged } from './data-events.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
 import { filterQuery, filterSpec, fixedQuery, initialFilterValues, sortParam, type FilterSpec } from './filters.ts';
+import { readListState, writeListState, type ListState } from './list-url.ts';
+import { RoutedScreenIdContext } from './routed-screen.ts';
 import { formatScalar, useYesNo, ValueView } from './format.tsx';
 import { useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList, type ResolvedOption } from './options.ts';
@@ -54,10 +56,17 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
 
   const specs = useMemo(() => (parts.filters ?? []).map((f) => filterSpec(f, doc)), [parts.filters, doc]);
   const [form] = Form.useForm();
-  const [applied, setApplied] = useState<Record<string, QueryValue>>(() => filterQuery(specs, initialFilterValues(specs)));
-  const [pageIndex, setPageIndex] = useState(1);
-  const [pageSize, setPageSize] = useState(parts.pageSize ?? DEFAULT_PAGE_SIZE);
-  const [sorting, setSorting] = useState<SortingState>([]);
+  // The list a route shows keeps its state in the address; related lists and embedded ones in memory.
+  const inAddress = useContext(RoutedScreenIdContext) === id;
+  const sortable = useMemo(() => new Set(parts.columns.filter((c) => c.sortable).map((c) => c.field)), [parts.columns]);
+  const [list, updateList] = useListState(inAddress, specs, parts.pageSize ?? DEFAULT_PAGE_SIZE, sortable);
+  const { pageIndex, pageSize, sorting } = list;
+  const valuesKey = JSON.stringify(list.values);
+  const applied = useMemo(() => filterQuery(specs, list.values), [specs, valuesKey]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by content
+  // Back and forward change the address under the form: the form follows.
+  useEffect(() => {
+    form.setFieldsValue(Object.fromEntries(specs.map((s) => [s.filter.field, list.values[s.filter.field]])));
+  }, [valuesKey, specs, form]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by content
   const [visibility, setVisibility] = useState<VisibilityState>(() =>
     Object.fromEntries(parts.columns.filter((c) => c.visible === false).map((c) => [c.field, false])),
   );
@@ -222,9 +231,9 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   );
 
   const search = (values: Record<string, unknown>) => {
-    setApplied(filterQuery(specs, values));
-    setPageIndex(1);
-    if (JSON.stringify(filterQuery(specs, values)) === JSON.stringify(applied)) reload();
+    const same = JSON.stringify(filterQuery(specs, values)) === JSON.stringify(applied);
+    updateList({ values, pageIndex: 1 });
+    if (same) reload();
   };
 
   return (
@@ -234,7 +243,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
           form={form}
           name={`search-${id}`}
           layout="vertical"
-          initialValues={initialFilterValues(specs)}
+          initialValues={list.values}
           onFinish={search}
           role="search"
           aria-label={t('screens.table.searchForm')}
@@ -301,10 +310,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         selection={selectionMode}
         selected={selection}
         sorting={sorting}
-        onSortingChange={(s) => {
-          setSorting(s);
-          setPageIndex(1);
-        }}
+        onSortingChange={(s) => updateList({ sorting: s, pageIndex: 1 })}
         visibility={visibility}
         rowActions={parts.rowActions?.length ? rowActions : undefined}
         actionsTitle={t('screens.table.actions')}
@@ -337,12 +343,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
             showSizeChanger
             pageSizeOptions={[10, 20, 50, 100]}
             showTotal={(total) => t(page?.totalExact === false ? 'screens.table.totalAtLeast' : 'screens.table.total', { total })}
-            onChange={(p, size) => {
-              if (size !== pageSize) {
-                setPageSize(size);
-                setPageIndex(1);
-              } else setPageIndex(p);
-            }}
+            onChange={(p, size) => updateList(size !== pageSize ? { pageSize: size, pageIndex: 1 } : { pageIndex: p })}
           />
         </Flex>
       )}
@@ -441,4 +442,32 @@ function FilterField({ spec, ctx }: { spec: FilterSpec; ctx: ValueContext }) {
       {control}
     </Form.Item>
   );
+}
+
+/**
+ * The list's filters, sort, page and page size: in the address (list-url.ts) when
+ * `inAddress`, so a reload, back and a shared link keep them; in memory otherwise.
+ * Every change is one history entry.
+ */
+function useListState(inAddress: boolean, specs: FilterSpec[], defaultPageSize: number, sortable: ReadonlySet<string>): [ListState, (change: Partial<ListState>) => void] {
+  const [params, setParams] = useSearchParams();
+  const [local, setLocal] = useState<ListState>(() => ({ values: initialFilterValues(specs), pageIndex: 1, pageSize: defaultPageSize, sorting: [] }));
+  const paramsKey = params.toString();
+  const fromAddress = useMemo(
+    () => (inAddress ? readListState(new URLSearchParams(paramsKey), specs, { pageSize: defaultPageSize, sortable }) : null),
+    [inAddress, paramsKey, specs, defaultPageSize, sortable],
+  );
+  const state = fromAddress ?? local;
+  const latest = useRef(state);
+  latest.current = state;
+  const update = useCallback(
+    (change: Partial<ListState>) => {
+      const next = { ...latest.current, ...change };
+      latest.current = next;
+      if (!inAddress) return setLocal(next);
+      setParams((prev) => writeListState(prev, next, specs, { pageSize: defaultPageSize }));
+    },
+    [inAddress, setParams, specs, defaultPageSize],
+  );
+  return [state, update];
 }
