@@ -18,7 +18,8 @@ import { valueAt } from '../schema/conditions.ts';
 import type { Column, EndpointRef, ExportFormat, TableParts } from '../schema/screen.ts';
 import { textOf, type I18nText, type Lang } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
-import { ActionButtons, targetUrl, type ActionScope } from './actions.tsx';
+import { ActionButtons, ROW_INLINE_ACTIONS, targetUrl, type ActionScope } from './actions.tsx';
+import { actionsWidth, columnEllipsis, columnWidth, hiddenByWidth } from './column-layout.ts';
 import { createSelectionStore, DataGrid, useSelection, type GridColumn, type GridRow, type SelectionStore } from './DataGrid.tsx';
 import { onResourceChanged } from './data-events.ts';
 import { resolveEndpoint } from './endpoints.ts';
@@ -67,9 +68,13 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   useEffect(() => {
     form.setFieldsValue(Object.fromEntries(specs.map((s) => [s.filter.field, list.values[s.filter.field]])));
   }, [valuesKey, specs, form]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by content
-  const [visibility, setVisibility] = useState<VisibilityState>(() =>
+  // The columns the user showed or hid; the viewport hides low-priority ones the user did not choose.
+  const [chosen, setVisibility] = useState<VisibilityState>(() =>
     Object.fromEntries(parts.columns.filter((c) => c.visible === false).map((c) => [c.field, false])),
   );
+  const viewport = useViewportWidth();
+  const autoHidden = useMemo(() => hiddenByWidth(parts.columns, viewport), [parts.columns, viewport]);
+  const visibility = useMemo<VisibilityState>(() => ({ ...Object.fromEntries([...autoHidden].map((f) => [f, false])), ...chosen }), [autoHidden, chosen]);
   // The selection lives outside React state: a row re-renders alone when it is (de)selected.
   const [selection] = useState(createSelectionStore);
   const [page, setPage] = useState<PageReply | null>(null);
@@ -138,16 +143,17 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
     () =>
       parts.columns.map((c, i) => {
         const options = columnOptions[i];
-        const fmt = { render: c.render, precision: c.precision, lang };
+        const fmt = { render: c.render, precision: c.precision, lang, unit: c.valueUnit };
         const prop = fieldSchemaOf(doc, c.field);
+        const title = c.title ? textOf(c.title, lang) : prop?.['x-title'] ? textOf(prop['x-title'], lang) : c.field;
         return {
           id: c.field,
-          title: c.title ? textOf(c.title, lang) : prop?.['x-title'] ? textOf(prop['x-title'], lang) : c.field,
-          width: c.width,
+          title,
+          width: columnWidth(c, prop, title),
           sortable: c.sortable,
           fixed: c.fixed,
           align: c.align ?? (c.render === 'number' ? 'right' : undefined),
-          ellipsis: c.ellipsis,
+          ellipsis: columnEllipsis(c),
           text: (r: GridRow) => formatScalar(pluck(r, c.field), fmt, options, yesNo),
           render:
             c.render === 'tag' || c.render === 'image' || c.render === 'link' || c.render === 'html'
@@ -314,7 +320,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         visibility={visibility}
         rowActions={parts.rowActions?.length ? rowActions : undefined}
         actionsTitle={t('screens.table.actions')}
-        actionsWidth={Math.max(120, (parts.rowActions?.length ?? 0) * 72)}
+        actionsWidth={actionsWidth(parts.rowActions, (a) => textOf(a.label, lang), t('screens.table.more'), ROW_INLINE_ACTIONS)}
         loading={loading}
         caption={textOf(title, lang)}
         failure={
@@ -470,4 +476,15 @@ function useListState(inAddress: boolean, specs: FilterSpec[], defaultPageSize: 
     [inAddress, setParams, specs, defaultPageSize],
   );
   return [state, update];
+}
+
+/** The window's width in CSS pixels, following resizes (which columns a narrow screen keeps). */
+function useViewportWidth(): number {
+  const [width, setWidth] = useState(() => (typeof window === 'undefined' ? 1440 : window.innerWidth));
+  useEffect(() => {
+    const onResize = () => setWidth(window.innerWidth);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return width;
 }
