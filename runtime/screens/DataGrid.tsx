@@ -70,6 +70,7 @@ const CSS = `
 .sg-table td{padding:0 12px;height:${ROW_HEIGHT}px;border-bottom:1px solid var(--sg-border);background:var(--sg-bg);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .sg-table tr:hover>td{background:linear-gradient(var(--sg-hover),var(--sg-hover)),var(--sg-bg)}
 .sg-table tr.sg-selected>td{background:linear-gradient(var(--sg-selected),var(--sg-selected)),var(--sg-bg)}
+.sg-table tr.sg-selected>td:first-child{box-shadow:inset 3px 0 0 var(--sg-primary)}
 .sg-table td.sg-sticky,.sg-table th.sg-sticky{box-shadow:inset 1px 0 0 var(--sg-border)}
 .sg-table .sg-wrap{white-space:normal}
 .sg-table .sg-sticky{position:sticky;z-index:1}
