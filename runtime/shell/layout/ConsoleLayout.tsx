@@ -11,7 +11,7 @@ import { menuCodesAtom, permissionMenuAtom, userInfoAtom } from '../../session/a
 import { buildBreadcrumbs } from '../breadcrumbs.ts';
 import { useLanguage, useShellApi } from '../hooks.ts';
 import { PasswordDialog } from '../password/PasswordDialog.tsx';
-import { findRouteMeta, routeOpensTab, routeTitle } from '../route-meta.ts';
+import { findRouteMeta, routeHelp, routeOpensTab, routeTitle } from '../route-meta.ts';
 import { Sidebar } from '../sidebar/Sidebar.tsx';
 import { useDevice } from '../sidebar/useDevice.ts';
 import { baseInfoAtom, consoleConfigAtom, passwordDialogOpenAtom } from '../state/atoms.ts';
@@ -88,6 +88,8 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
   useEffect(() => {
     if (opensTab) dispatch({ type: 'visit', key: activeKey, href });
   }, [activeKey, href, opensTab, dispatch]);
+
+  const guide = useMemo(() => (match ? { page: routeTitle(match, t, language), paragraphs: routeHelp(match, t, language) } : undefined), [match, t, language]);
 
   const crumbsFor = useCallback(
     (pathname: string) => {
@@ -167,7 +169,7 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
           </div>
           <Space size={mobile ? 0 : 4} style={{ flex: 'none' }}>
             {!mobile && <ErrorLogButton />}
-            <InstructionVideo compact={mobile} />
+            <InstructionVideo compact={mobile} guide={guide} />
             <FullscreenToggle />
             <NoticeBadge />
             <SizeSwitch />
