@@ -8,6 +8,12 @@ import { organisationKind, type UserInfo } from '../../session/user-info.ts';
  * provider). A solid tag in the theme's primary colour: white on it reads at 5:1, where
  * antd's light green preset read at 3.37:1.
  */
+/** The label's text, for the accessible name of the button that shows it; null without a label. */
+export function organisationLabelText(info: UserInfo, t: (key: string) => string): string | null {
+  const kind = organisationKind(info);
+  return kind ? t(`org.${kind}`) : null;
+}
+
 export function OrganisationLabel({ info }: { info: UserInfo }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
