@@ -94,7 +94,13 @@ async function visit(page: Page, path: string): Promise<void> {
   }, path);
   await page.waitForURL((u) => u.pathname + u.search === path || u.href.endsWith(path));
   // Settled: the screen's chunk and data arrived (no skeleton, no busy region, no spinner).
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .ant-skeleton, .ant-spin-spinning'), undefined, { timeout: 15_000 });
+  const busy = '[aria-busy="true"], .ant-skeleton, .ant-spin-spinning';
+  // Only what shows: a list kept alive in a hidden tab stays busy until it is shown again.
+  const shown = (sel: string) => [...document.querySelectorAll(sel)].find((el) => el.checkVisibility());
+  await page.waitForFunction(`!(${shown.toString()})(${JSON.stringify(busy)})`, undefined, { timeout: 15_000 }).catch(async () => {
+    const still = await page.evaluate(`(${shown.toString()})(${JSON.stringify(busy)})?.outerHTML.slice(0, 300)`);
+    throw new Error(`screens-axe: ${path} did not settle: ${still}`);
+  });
 }
 
 async function walk(user: string, width: number): Promise<{ visited: string[]; failures: { path: string; violations: unknown[] }[] }> {
