@@ -253,7 +253,7 @@ export interface Column extends Enumerated {
   ellipsis?: boolean;
   /** The unit of a `duration` or `bytes` value. */
   valueUnit?: ValueUnit;
-  /** 1: kept under 1024 px; 2 (default): shown from 1024 px; 3: shown from 1440 px. */
+  /** 1: kept under 1024 px; 2 (default): shown from 1024 px; 3: shown from 1600 px. */
   priority?: 1 | 2 | 3;
 }
 

@@ -64,8 +64,12 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   const { pageIndex, pageSize, sorting } = list;
   const valuesKey = JSON.stringify(list.values);
   const applied = useMemo(() => filterQuery(specs, list.values), [specs, valuesKey]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by content
-  // Back and forward change the address under the form: the form follows.
+  // Back and forward change the address under the form: the form follows. Only on a real
+  // change: a kept-alive list shown again re-runs its effects, and must keep what was typed.
+  const syncedKey = useRef(valuesKey);
   useEffect(() => {
+    if (syncedKey.current === valuesKey) return;
+    syncedKey.current = valuesKey;
     form.setFieldsValue(Object.fromEntries(specs.map((s) => [s.filter.field, list.values[s.filter.field]])));
   }, [valuesKey, specs, form]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by content
   // The columns the user showed or hid; the viewport hides low-priority ones the user did not choose.

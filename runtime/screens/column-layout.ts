@@ -85,12 +85,12 @@ export function columnEllipsis(c: Column): boolean {
 
 /** Viewport widths where priority 2 and priority 3 columns appear. */
 export const NARROW_BELOW = 1024;
-export const WIDE_FROM = 1440;
+export const WIDE_FROM = 1600;
 
 /**
  * The columns a viewport of `width` px hides (priority, docs/screens.md): under 1024 px
  * only priority 1 columns stay (the first two columns when none is declared 1), under
- * 1440 px priority 3 columns go. The user's own choice in the column menu wins.
+ * 1600 px priority 3 columns go. The user's own choice in the column menu wins.
  */
 export function hiddenByWidth(columns: readonly Pick<Column, 'field' | 'priority'>[], width: number): Set<string> {
   const hidden = new Set<string>();

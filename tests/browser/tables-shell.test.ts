@@ -49,6 +49,12 @@ async function go(page: Page, path: string): Promise<void> {
   await page.locator(`[data-testid=tab][data-key="${path}"][data-active=true]`).waitFor();
 }
 
+/** Closes the open dropdown and waits until it is gone, so that the next one is the only one. */
+async function closeMenu(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await openMenu(page).first().waitFor({ state: 'detached', timeout: 5_000 });
+}
+
 async function fromContextMenu(page: Page, key: string, action: string): Promise<void> {
   await tab(page, key).getByTestId('tab-label').click({ button: 'right' });
   const item = openMenu(page).getByRole('menuitem', { name: action, exact: true });
@@ -70,7 +76,7 @@ describe('tables people can read (item 6)', () => {
       await more.click();
       const items = await openMenu(page).getByRole('menuitem').allInnerTexts();
       expect(items).toEqual(lang === 'zh' ? ['停用', '重置密码', '删除'] : ['Disable', 'Reset password', 'Delete']);
-      await page.keyboard.press('Escape');
+      await closeMenu(page);
 
       // The status column is whole and left of the (sticky) action column, inside the grid's box.
       const status = grid(page).locator('thead th', { hasText: lang === 'zh' ? '状态' : 'Status' });
@@ -188,10 +194,10 @@ describe('tabs and shell (item 10)', () => {
     // Closing left of the first tab after home, or closing the home tab, is not offered.
     await tab(page, LOG).getByTestId('tab-label').click({ button: 'right' });
     await expect.poll(() => openMenu(page).getByRole('menuitem', { name: '关闭左侧' }).getAttribute('aria-disabled')).toBe('true');
-    await page.keyboard.press('Escape');
+    await closeMenu(page);
     await tab(page, '/dashboard').getByTestId('tab-label').click({ button: 'right' });
     await expect.poll(() => openMenu(page).getByRole('menuitem', { name: '关闭', exact: true }).getAttribute('aria-disabled')).toBe('true');
-    await page.keyboard.press('Escape');
+    await closeMenu(page);
 
     await fromContextMenu(page, LOG, '关闭其他');
     await page.waitForURL(`**${LOG}`);

@@ -29,10 +29,11 @@ describe('column widths', () => {
 
 describe('narrow screens', () => {
   const cols = [col({ field: 'name', priority: 1 }), col({ field: 'phone' }), col({ field: 'status', priority: 1 }), col({ field: 'note', priority: 3 })];
-  it('keeps priority 1 under 1024 px, hides priority 3 under 1440 px, shows all from 1440 px', () => {
+  it('keeps priority 1 under 1024 px, hides priority 3 under 1600 px, shows all from 1600 px', () => {
     expect([...hiddenByWidth(cols, 800)]).toEqual(['phone', 'note']);
     expect([...hiddenByWidth(cols, 1280)]).toEqual(['note']);
-    expect([...hiddenByWidth(cols, 1440)]).toEqual([]);
+    expect([...hiddenByWidth(cols, 1440)]).toEqual(['note']);
+    expect([...hiddenByWidth(cols, 1600)]).toEqual([]);
   });
   it('keeps the first two columns when none is declared essential', () => {
     expect([...hiddenByWidth([col({ field: 'a' }), col({ field: 'b' }), col({ field: 'c' })], 800)]).toEqual(['c']);

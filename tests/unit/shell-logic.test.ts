@@ -73,6 +73,10 @@ describe('tab list', () => {
     const homeOnly = reduceTabs(tabs('/a', '/b'), { type: 'closeOthers', key: H }, '/a');
     expect(keys(homeOnly.state)).toEqual([H]);
     expect(homeOnly.navigateTo).toBe(H);
+    // From the home tab, Close Others on another tab opens that tab.
+    const othersFromHome = reduceTabs(tabs('/a', '/b'), { type: 'closeOthers', key: '/b' }, H);
+    expect(keys(othersFromHome.state)).toEqual([H, '/b']);
+    expect(othersFromHome.navigateTo).toBe('/b');
     const all = reduceTabs(tabs('/a', '/b'), { type: 'closeAll' }, '/a');
     expect(keys(all.state)).toEqual([H]);
     expect(all.navigateTo).toBe(H);

@@ -103,8 +103,11 @@ export function reduceTabs(input: TabsState, action: TabAction, activeKey: strin
       const navigateTo = action.key === activeKey ? tabHref(tabs.at(-1)!) : null;
       return { state: { tabs }, navigateTo };
     }
-    case 'closeOthers':
-      return keepOnly((t) => t.key === action.key, action.key);
+    case 'closeOthers': {
+      // The user acted on that tab: it is the one shown afterwards.
+      const out = keepOnly((t) => t.key === action.key, action.key);
+      return action.key === activeKey || !state.tabs.some((t) => t.key === action.key) ? out : { ...out, navigateTo: hrefOf(action.key) };
+    }
     case 'closeLeft': {
       const at = state.tabs.findIndex((t) => t.key === action.key);
       if (at < 0) return { state, navigateTo: null };
