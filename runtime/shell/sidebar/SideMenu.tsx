@@ -83,7 +83,7 @@ function toItems(menu: MenuItem[], language: Language, onNavigate?: () => void):
       return {
         key: parent.code,
         icon,
-        label: <span title={title}>{title}</span>,
+        label: title,
         children: children.map((child) => {
           const to = menuLink(parent.path, child.path);
           const label = pickText(child.title, language);
