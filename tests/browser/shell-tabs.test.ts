@@ -50,6 +50,8 @@ async function fromContextMenu(page: Page, key: string, action: string): Promise
 async function openCropsFromMenu(page: Page, sectionTitle: string): Promise<void> {
   const nav = page.getByTestId('side-menu');
   const link = nav.locator(`a[href="${CROPS}"]`);
+  // A submenu closing (the page left its section) is visible until its animation ends.
+  await expect.poll(() => nav.locator('[class*="motion-collapse"]').count()).toBe(0);
   if (!(await link.isVisible())) await nav.getByText(sectionTitle, { exact: true }).click();
   await link.click();
   await page.waitForURL(`**${CROPS}`);

@@ -44,18 +44,18 @@ export function TabStrip({ tabs, activeKey, titleOf, dispatch }: TabStripProps) 
     const noLeft = at <= 1;
     const noRight = at < 0 || at === tabs.length - 1;
     return {
-    items: [
-      { key: 'refresh', icon: <ReloadOutlined aria-hidden />, label: t('shell.tabs.refresh') },
-      { key: 'close', icon: <CloseOutlined aria-hidden />, label: t('shell.tabs.close'), disabled: key === HOME_TAB },
-      { key: 'closeOthers', icon: <ColumnWidthOutlined aria-hidden />, label: t('shell.tabs.closeOthers') },
-      { key: 'closeLeft', icon: <VerticalRightOutlined aria-hidden />, label: t('shell.tabs.closeLeft'), disabled: noLeft },
-      { key: 'closeRight', icon: <VerticalLeftOutlined aria-hidden />, label: t('shell.tabs.closeRight'), disabled: noRight },
-      { key: 'closeAll', icon: <CloseCircleOutlined aria-hidden />, label: t('shell.tabs.closeAll') },
-    ],
-    onClick: ({ key: action, domEvent }) => {
-      domEvent.stopPropagation();
-      run(action as ActionName, key);
-    },
+      items: [
+        { key: 'refresh', icon: <ReloadOutlined aria-hidden />, label: t('shell.tabs.refresh') },
+        { key: 'close', icon: <CloseOutlined aria-hidden />, label: t('shell.tabs.close'), disabled: key === HOME_TAB },
+        { key: 'closeOthers', icon: <ColumnWidthOutlined aria-hidden />, label: t('shell.tabs.closeOthers') },
+        { key: 'closeLeft', icon: <VerticalRightOutlined aria-hidden />, label: t('shell.tabs.closeLeft'), disabled: noLeft },
+        { key: 'closeRight', icon: <VerticalLeftOutlined aria-hidden />, label: t('shell.tabs.closeRight'), disabled: noRight },
+        { key: 'closeAll', icon: <CloseCircleOutlined aria-hidden />, label: t('shell.tabs.closeAll') },
+      ],
+      onClick: ({ key: action, domEvent }) => {
+        domEvent.stopPropagation();
+        run(action as ActionName, key);
+      },
     };
   };
 
@@ -94,16 +94,16 @@ export function TabStrip({ tabs, activeKey, titleOf, dispatch }: TabStripProps) 
                     {title}
                   </Link>
                   {pinned ? null : (
-                  <button
-                    type="button"
-                    aria-label={`${t('shell.tabs.close')}: ${title}`}
-                    title={t('shell.tabs.close')}
-                    onClick={() => dispatch({ type: 'close', key: tab.key })}
-                    style={{ border: 0, background: 'transparent', color: 'inherit', cursor: 'pointer', padding: 2, lineHeight: 1, fontSize: 10, borderRadius: '50%' }}
-                    data-testid="tab-close"
-                  >
-                    <CloseOutlined aria-hidden />
-                  </button>
+                    <button
+                      type="button"
+                      aria-label={`${t('shell.tabs.close')}: ${title}`}
+                      title={t('shell.tabs.close')}
+                      onClick={() => dispatch({ type: 'close', key: tab.key })}
+                      style={{ border: 0, background: 'transparent', color: 'inherit', cursor: 'pointer', padding: 2, lineHeight: 1, fontSize: 10, borderRadius: '50%' }}
+                      data-testid="tab-close"
+                    >
+                      <CloseOutlined aria-hidden />
+                    </button>
                   )}
                 </span>
               </Dropdown>
