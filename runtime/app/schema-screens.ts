@@ -25,7 +25,7 @@ export function schemaScreenRoutes(registry: SchemaRegistry): ScreenRoute[] {
   const taken = new Set<string>();
   for (const { screen } of registry.screens.values()) {
     // A public screen is in no menu and needs no session: AppRoutes mounts it outside the gate.
-    const meta = { id: screen.id, title: screen.title, icon: screen.icon, keepAlive: !!screen.keepAlive, hidden: !!screen.hidden || !!screen.public };
+    const meta = { id: screen.id, title: screen.title, icon: screen.icon, keepAlive: !!screen.keepAlive, hidden: !!screen.hidden || !!screen.public, help: screen.help };
     for (const r of screenRoutes(screen)) {
       taken.add(r.route.toLowerCase());
       const routed = createElement(RoutedScreen, { key: r.route, registry, screenId: screen.id, pattern: r.route, authority: r.authority });

@@ -17,6 +17,8 @@ export interface ScreenMeta {
   icon?: string;
   keepAlive: boolean;
   hidden: boolean;
+  /** The screen's quick guide (the instruction dialog without a video). */
+  help?: I18nText;
 }
 
 /**

@@ -234,7 +234,9 @@ export type ActionKind = Action['kind'];
  * `changes`: a list of {title, from?, to} (the operation log's changeList), shown as
  * «title: from → to» lines, the first ones in the cell and all of them on demand.
  */
-export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum', 'html', 'changes'] as const;
+export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum', 'html', 'changes', 'duration', 'bytes'] as const;
+/** The unit a `duration` (default s) or `bytes` (default B) value arrives in. */
+export type ValueUnit = 'ms' | 's' | 'min' | 'h' | 'd' | 'B' | 'KB' | 'MB' | 'GB' | 'TB';
 export type ColumnRender = (typeof COLUMN_RENDERS)[number];
 
 export interface Column extends Enumerated {
@@ -255,6 +257,10 @@ export interface Column extends Enumerated {
   fixed?: 'left' | 'right';
   align?: 'left' | 'center' | 'right';
   ellipsis?: boolean;
+  /** The unit of a `duration` or `bytes` value. */
+  valueUnit?: ValueUnit;
+  /** 1: kept under 1024 px; 2 (default): shown from 1024 px; 3: shown from 1600 px. */
+  priority?: 1 | 2 | 3;
 }
 
 /**
@@ -461,6 +467,9 @@ export interface StatBlock {
   unit?: I18nText;
   icon?: string;
   precision?: number;
+  /** The number in words: a duration (3 小时 12 分) or a size (1.5 MB). */
+  render?: 'duration' | 'bytes';
+  valueUnit?: ValueUnit;
   span?: number;
   /** Labels (and colours) of values that are words, e.g. a state "up" / "down". */
   options?: Option[];
@@ -512,6 +521,8 @@ export interface ScreenBase {
   id: string;
   title: I18nText;
   description?: I18nText;
+  /** The quick guide of the instruction dialog: plain text, paragraphs separated by a blank line. */
+  help?: I18nText;
   /** React-router pattern, e.g. "/bigData-kms/addPlantRules/:operate/:id". Absent: only embedded or opened by an action. */
   route?: string;
   /** The same screen at further routes (one tab each), e.g. a section and its legacy twin. */

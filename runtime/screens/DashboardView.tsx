@@ -16,6 +16,7 @@ import type { ChartBlock, DashboardScreen, EndpointRef, StatBlock } from '../sch
 import { textOf, type Lang } from '../schema/texts.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { useLang, useScreenHost } from './host.ts';
+import { formatScalar } from './format.tsx';
 import { SchemaIcon } from './icons.tsx';
 
 echarts.use([LineChart, BarChart, PieChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
@@ -62,7 +63,8 @@ function StatCard({ block }: { block: StatBlock }) {
   const numeric = typeof raw === 'number' ? raw : typeof raw === 'string' && raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
   // A word (a state such as "up") shows as text, through the block's options when it has them.
   const option = block.options?.find((o) => o.value === raw);
-  const value = option ? textOf(option.label, lang) : (numeric ?? (typeof raw === 'string' && raw !== '' ? raw : undefined));
+  const words = numeric !== undefined && block.render ? formatScalar(numeric, { render: block.render, unit: block.valueUnit, lang }, null, ['', '']) : undefined;
+  const value = option ? textOf(option.label, lang) : (words ?? numeric ?? (typeof raw === 'string' && raw !== '' ? raw : undefined));
   return (
     <Card size="small">
       {failure ? (
@@ -75,12 +77,15 @@ function StatCard({ block }: { block: StatBlock }) {
           styles={option?.color ? { content: { color: option.color } } : undefined}
           loading={loading}
           prefix={<SchemaIcon name={block.icon} />}
-          suffix={block.unit ? textOf(block.unit, lang) : undefined}
+          suffix={block.unit && !words ? textOf(block.unit, lang) : undefined}
         />
       )}
     </Card>
   );
 }
+
+/** Axis text dark enough for WCAG AA on white (ECharts' default grey is 3.9:1). */
+const AXIS_TEXT = 'rgba(0, 0, 0, 0.72)';
 
 export function chartOption(block: ChartBlock, rows: Record<string, unknown>[], lang: Lang): echarts.EChartsCoreOption {
   if (block.chart === 'pie') {
@@ -90,12 +95,21 @@ export function chartOption(block: ChartBlock, rows: Record<string, unknown>[], 
       series: [{ type: 'pie', radius: ['35%', '65%'], data: rows.map((r) => ({ name: String(valueAt(r, block.name ?? 'name') ?? ''), value: Number(valueAt(r, block.value ?? 'value') ?? 0) })) }],
     };
   }
+  const categories = rows.map((r) => String(valueAt(r, block.x ?? 'x') ?? ''));
+  // Every category keeps its label: long or many labels are slanted and cut with an
+  // ellipsis (the tooltip has the whole text), and the grid makes room for them.
+  const longest = categories.reduce((m, c) => Math.max(m, c.length), 0);
+  const slanted = longest * categories.length > 80;
   return {
     tooltip: { trigger: 'axis' },
-    legend: { bottom: 0 },
-    grid: { left: 48, right: 16, top: 16, bottom: 48 },
-    xAxis: { type: 'category', data: rows.map((r) => String(valueAt(r, block.x ?? 'x') ?? '')) },
-    yAxis: { type: 'value' },
+    legend: { top: 0 },
+    grid: { left: 8, right: 24, top: 32, bottom: 8, containLabel: true },
+    xAxis: {
+      type: 'category',
+      data: categories,
+      axisLabel: { interval: 0, hideOverlap: false, rotate: slanted ? 35 : 0, width: slanted ? 140 : undefined, overflow: slanted ? 'truncate' : undefined, color: AXIS_TEXT },
+    },
+    yAxis: { type: 'value', axisLabel: { color: AXIS_TEXT } },
     series: (block.series ?? []).map((s) => ({
       type: block.chart,
       name: textOf(s.title, lang),

@@ -70,12 +70,13 @@ const CSS = `
 .sg-table td{padding:0 12px;height:${ROW_HEIGHT}px;border-bottom:1px solid var(--sg-border);background:var(--sg-bg);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .sg-table tr:hover>td{background:linear-gradient(var(--sg-hover),var(--sg-hover)),var(--sg-bg)}
 .sg-table tr.sg-selected>td{background:linear-gradient(var(--sg-selected),var(--sg-selected)),var(--sg-bg)}
+.sg-table tr.sg-selected>td:first-child{box-shadow:inset 3px 0 0 var(--sg-primary)}
 .sg-table td.sg-sticky,.sg-table th.sg-sticky{box-shadow:inset 1px 0 0 var(--sg-border)}
 .sg-table .sg-wrap{white-space:normal}
 .sg-table .sg-sticky{position:sticky;z-index:1}
 .sg-table th.sg-sticky{z-index:3}
 .sg-sort{all:unset;cursor:pointer;display:inline-flex;gap:4px;align-items:center}
-.sg-sort:focus-visible{outline:2px solid var(--sg-primary)}
+.sg-sort:focus-visible,.sg-scroll:focus-visible{outline:2px solid var(--sg-primary)}
 .sg-sort-icon{color:var(--sg-primary);font-size:12px}
 .sg-overlay{position:absolute;inset:0;display:grid;place-items:center;background:var(--sg-mask);z-index:4}
 .sg-empty{padding:32px 0}
@@ -228,7 +229,8 @@ export function DataGrid(props: DataGridProps) {
   const selectLabel = t('screens.table.selectRow');
 
   return (
-    <div className="sg-scroll" ref={scrollRef} style={{ ...cssVars, maxHeight: virtual ? height : undefined }}>
+    // Focusable, so a keyboard can scroll a table wider than its box (axe: scrollable-region-focusable).
+    <div className="sg-scroll" ref={scrollRef} style={{ ...cssVars, maxHeight: virtual ? height : undefined }} tabIndex={0} role="region" aria-label={props.caption}>
       <table className="sg-table" style={{ width: layout.total, minWidth: '100%' }} aria-rowcount={rows.length + 1} aria-busy={props.loading || undefined}>
         {props.caption ? <caption style={{ position: 'absolute', left: -10000 }}>{props.caption}</caption> : null}
         <colgroup>
@@ -304,8 +306,8 @@ export function DataGrid(props: DataGridProps) {
         </tbody>
       </table>
       {props.loading ? (
-        <div className="sg-overlay">
-          <Spin aria-label={t('screens.loading')} />
+        <div className="sg-overlay" role="status" aria-label={t('screens.loading')}>
+          <Spin />
         </div>
       ) : null}
     </div>

@@ -7,7 +7,7 @@
  * (40001, `data.errors`) are shown on their fields. Leaving with unsaved changes asks
  * first.
  */
-import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space } from 'antd';
+import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space, theme } from 'antd';
 import { withTheme } from '@rjsf/core';
 import { Theme as AntdTheme } from '@rjsf/antd';
 import { customizeValidator } from '@rjsf/validator-ajv8';
@@ -71,6 +71,7 @@ export interface FormViewProps {
 type Data = Record<string, unknown>;
 
 export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: FormViewProps) {
+  const { token } = theme.useToken();
   const host = useScreenHost();
   const lang = useLang();
   const { t } = useTranslation();
@@ -248,7 +249,8 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         onSubmit={(e) => void submit((e.formData ?? {}) as Data)}
         idPrefix={`f-${screen.id}`}
       >
-        <Flex justify="space-between" wrap gap={8} style={{ marginTop: 16 }}>
+        {/* Sticky: save and cancel stay in reach at the bottom of a long form, in a drawer or a page. */}
+        <Flex justify="space-between" wrap gap={8} className="form-footer" style={{ marginTop: 16, position: 'sticky', bottom: 0, zIndex: 3, padding: '12px 0', background: token.colorBgElevated, borderTop: `1px solid ${token.colorBorderSecondary}` }}>
           <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: () => setReloads((n) => n + 1) }} data={loaded ?? data} />
           <Space>
             <Button onClick={() => onDone(false)}>{mode === 'show' ? t('screens.form.back') : t('screens.cancel')}</Button>

@@ -15,6 +15,7 @@ import { ErrorPanel, ScreenProblem } from './ErrorPanel.tsx';
 import { FormOverlayContext, formTitle, type FormRequest } from './form-overlay.ts';
 import { ScreenHostContext, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { lazyView } from './lazy-view.ts';
+import { RoutedScreenIdContext } from './routed-screen.ts';
 
 // Each kind's renderer is its own chunk, fetched the first time a screen of that kind is
 // shown: the login page and the shell never load rjsf, ajv, echarts or the grid.
@@ -228,7 +229,11 @@ export function RoutedScreen({ registry, screenId, pattern, authority }: RoutedS
   );
   const screen = registry.screen(screenId);
   if (!screen) return <ScreenProblem title={t('screens.page.missingChild', { id: screenId })} />;
-  return <ScreenFrame screen={screen} host={host} />;
+  return (
+    <RoutedScreenIdContext.Provider value={screen.id}>
+      <ScreenFrame screen={screen} host={host} />
+    </RoutedScreenIdContext.Provider>
+  );
 }
 
 /** An invalid document at its route. */

@@ -8,9 +8,9 @@
 import { CaretDownOutlined, CaretRightOutlined, SettingOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Checkbox, Col, DatePicker, Flex, Form, Input, InputNumber, Pagination, Popover, Row, Select, Space, Typography } from 'antd';
 import type { SortingState, VisibilityState } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { QueryValue } from '../http/client.ts';
@@ -18,12 +18,15 @@ import { valueAt } from '../schema/conditions.ts';
 import type { Column, EndpointRef, ExportFormat, TableParts } from '../schema/screen.ts';
 import { textOf, type I18nText, type Lang } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
-import { ActionButtons, targetUrl, type ActionScope } from './actions.tsx';
+import { ActionButtons, ROW_INLINE_ACTIONS, targetUrl, type ActionScope } from './actions.tsx';
+import { actionsWidth, columnEllipsis, columnWidth, hiddenByWidth } from './column-layout.ts';
 import { createSelectionStore, DataGrid, useSelection, type GridColumn, type GridRow, type SelectionStore } from './DataGrid.tsx';
 import { onResourceChanged } from './data-events.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
 import { filterQuery, filterSpec, fixedQuery, initialFilterValues, sortParam, type FilterSpec } from './filters.ts';
+import { readListState, writeListState, type ListState } from './list-url.ts';
+import { RoutedScreenIdContext } from './routed-screen.ts';
 import { formatScalar, useYesNo, ValueView } from './format.tsx';
 import { useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList, type ResolvedOption } from './options.ts';
@@ -54,13 +57,28 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
 
   const specs = useMemo(() => (parts.filters ?? []).map((f) => filterSpec(f, doc)), [parts.filters, doc]);
   const [form] = Form.useForm();
-  const [applied, setApplied] = useState<Record<string, QueryValue>>(() => filterQuery(specs, initialFilterValues(specs)));
-  const [pageIndex, setPageIndex] = useState(1);
-  const [pageSize, setPageSize] = useState(parts.pageSize ?? DEFAULT_PAGE_SIZE);
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const [visibility, setVisibility] = useState<VisibilityState>(() =>
+  // The list a route shows keeps its state in the address; related lists and embedded ones in memory.
+  const inAddress = useContext(RoutedScreenIdContext) === id;
+  const sortable = useMemo(() => new Set(parts.columns.filter((c) => c.sortable).map((c) => c.field)), [parts.columns]);
+  const [list, updateList] = useListState(inAddress, specs, parts.pageSize ?? DEFAULT_PAGE_SIZE, sortable);
+  const { pageIndex, pageSize, sorting } = list;
+  const valuesKey = JSON.stringify(list.values);
+  const applied = useMemo(() => filterQuery(specs, list.values), [specs, valuesKey]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by content
+  // Back and forward change the address under the form: the form follows. Only on a real
+  // change: a kept-alive list shown again re-runs its effects, and must keep what was typed.
+  const syncedKey = useRef(valuesKey);
+  useEffect(() => {
+    if (syncedKey.current === valuesKey) return;
+    syncedKey.current = valuesKey;
+    form.setFieldsValue(Object.fromEntries(specs.map((s) => [s.filter.field, list.values[s.filter.field]])));
+  }, [valuesKey, specs, form]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by content
+  // The columns the user showed or hid; the viewport hides low-priority ones the user did not choose.
+  const [chosen, setVisibility] = useState<VisibilityState>(() =>
     Object.fromEntries(parts.columns.filter((c) => c.visible === false).map((c) => [c.field, false])),
   );
+  const viewport = useViewportWidth();
+  const autoHidden = useMemo(() => hiddenByWidth(parts.columns, viewport), [parts.columns, viewport]);
+  const visibility = useMemo<VisibilityState>(() => ({ ...Object.fromEntries([...autoHidden].map((f) => [f, false])), ...chosen }), [autoHidden, chosen]);
   // The selection lives outside React state: a row re-renders alone when it is (de)selected.
   const [selection] = useState(createSelectionStore);
   const [page, setPage] = useState<PageReply | null>(null);
@@ -129,16 +147,17 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
     () =>
       parts.columns.map((c, i) => {
         const options = columnOptions[i];
-        const fmt = { render: c.render, precision: c.precision, lang };
+        const fmt = { render: c.render, precision: c.precision, lang, unit: c.valueUnit };
         const prop = fieldSchemaOf(doc, c.field);
+        const title = c.title ? textOf(c.title, lang) : prop?.['x-title'] ? textOf(prop['x-title'], lang) : c.field;
         return {
           id: c.field,
-          title: c.title ? textOf(c.title, lang) : prop?.['x-title'] ? textOf(prop['x-title'], lang) : c.field,
-          width: c.width,
+          title,
+          width: columnWidth(c, prop, title),
           sortable: c.sortable,
           fixed: c.fixed,
           align: c.align ?? (c.render === 'number' ? 'right' : undefined),
-          ellipsis: c.ellipsis,
+          ellipsis: columnEllipsis(c),
           text: (r: GridRow) => formatScalar(pluck(r, c.field), fmt, options, yesNo),
           render:
             c.render === 'tag' || c.render === 'image' || c.render === 'link' || c.render === 'html' || c.render === 'changes'
@@ -222,9 +241,9 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   );
 
   const search = (values: Record<string, unknown>) => {
-    setApplied(filterQuery(specs, values));
-    setPageIndex(1);
-    if (JSON.stringify(filterQuery(specs, values)) === JSON.stringify(applied)) reload();
+    const same = JSON.stringify(filterQuery(specs, values)) === JSON.stringify(applied);
+    updateList({ values, pageIndex: 1 });
+    if (same) reload();
   };
 
   return (
@@ -234,7 +253,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
           form={form}
           name={`search-${id}`}
           layout="vertical"
-          initialValues={initialFilterValues(specs)}
+          initialValues={list.values}
           onFinish={search}
           role="search"
           aria-label={t('screens.table.searchForm')}
@@ -301,14 +320,11 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         selection={selectionMode}
         selected={selection}
         sorting={sorting}
-        onSortingChange={(s) => {
-          setSorting(s);
-          setPageIndex(1);
-        }}
+        onSortingChange={(s) => updateList({ sorting: s, pageIndex: 1 })}
         visibility={visibility}
         rowActions={parts.rowActions?.length ? rowActions : undefined}
         actionsTitle={t('screens.table.actions')}
-        actionsWidth={Math.max(120, (parts.rowActions?.length ?? 0) * 72)}
+        actionsWidth={actionsWidth(parts.rowActions, (a) => textOf(a.label, lang), t('screens.table.more'), ROW_INLINE_ACTIONS)}
         loading={loading}
         caption={textOf(title, lang)}
         failure={
@@ -337,12 +353,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
             showSizeChanger
             pageSizeOptions={[10, 20, 50, 100]}
             showTotal={(total) => t(page?.totalExact === false ? 'screens.table.totalAtLeast' : 'screens.table.total', { total })}
-            onChange={(p, size) => {
-              if (size !== pageSize) {
-                setPageSize(size);
-                setPageIndex(1);
-              } else setPageIndex(p);
-            }}
+            onChange={(p, size) => updateList(size !== pageSize ? { pageSize: size, pageIndex: 1 } : { pageIndex: p })}
           />
         </Flex>
       )}
@@ -441,4 +452,43 @@ function FilterField({ spec, ctx }: { spec: FilterSpec; ctx: ValueContext }) {
       {control}
     </Form.Item>
   );
+}
+
+/**
+ * The list's filters, sort, page and page size: in the address (list-url.ts) when
+ * `inAddress`, so a reload, back and a shared link keep them; in memory otherwise.
+ * Every change is one history entry.
+ */
+function useListState(inAddress: boolean, specs: FilterSpec[], defaultPageSize: number, sortable: ReadonlySet<string>): [ListState, (change: Partial<ListState>) => void] {
+  const [params, setParams] = useSearchParams();
+  const [local, setLocal] = useState<ListState>(() => ({ values: initialFilterValues(specs), pageIndex: 1, pageSize: defaultPageSize, sorting: [] }));
+  const paramsKey = params.toString();
+  const fromAddress = useMemo(
+    () => (inAddress ? readListState(new URLSearchParams(paramsKey), specs, { pageSize: defaultPageSize, sortable }) : null),
+    [inAddress, paramsKey, specs, defaultPageSize, sortable],
+  );
+  const state = fromAddress ?? local;
+  const latest = useRef(state);
+  latest.current = state;
+  const update = useCallback(
+    (change: Partial<ListState>) => {
+      const next = { ...latest.current, ...change };
+      latest.current = next;
+      if (!inAddress) return setLocal(next);
+      setParams((prev) => writeListState(prev, next, specs, { pageSize: defaultPageSize }));
+    },
+    [inAddress, setParams, specs, defaultPageSize],
+  );
+  return [state, update];
+}
+
+/** The window's width in CSS pixels, following resizes (which columns a narrow screen keeps). */
+function useViewportWidth(): number {
+  const [width, setWidth] = useState(() => (typeof window === 'undefined' ? 1440 : window.innerWidth));
+  useEffect(() => {
+    const onResize = () => setWidth(window.innerWidth);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return width;
 }

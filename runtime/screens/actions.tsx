@@ -4,6 +4,7 @@
  * navigation whose parameters cannot all be filled is shown disabled, never sent to a
  * half-filled URL.
  */
+import { DownOutlined } from '@ant-design/icons';
 import { App as AntApp, Button, Dropdown, Flex, Input, Space, Typography } from 'antd';
 import { useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -221,10 +222,15 @@ export interface ActionButtonsProps {
   batch?: unknown[];
   variant?: 'toolbar' | 'row';
   extra?: ReactNode;
+  /** Buttons shown inline; the rest go into a «more» menu. Default: 2 for rows, all in a toolbar. */
+  inline?: number;
 }
 
+/** Row actions shown as buttons; the others are in the row's «more» menu (docs/screens.md). */
+export const ROW_INLINE_ACTIONS = 2;
+
 /** A row of buttons for the actions the user may run here. */
-export function ActionButtons({ actions, scope, data, batch, variant = 'toolbar', extra }: ActionButtonsProps) {
+export function ActionButtons({ actions, scope, data, batch, variant = 'toolbar', extra, inline }: ActionButtonsProps) {
   const lang = useLang();
   const permitted = useActionFilter();
   const gate = useElementGate();
@@ -233,9 +239,13 @@ export function ActionButtons({ actions, scope, data, batch, variant = 'toolbar'
   const shown = (actions ?? []).filter((a) => (batch ? gate(a) : permitted(a, data ?? {})));
   if (!shown.length && !extra) return null;
   const small = variant === 'row';
+  const limit = inline ?? (small ? ROW_INLINE_ACTIONS : Infinity);
+  // A «more» menu for a single action would hide it for nothing.
+  const cut = shown.length > limit + 1 ? limit : shown.length;
+  const overflow = shown.slice(cut);
   return (
-    <Space size={small ? 0 : 8} wrap>
-      {shown.map((a, i) => {
+    <Space size={small ? 0 : 8} wrap={!small}>
+      {shown.slice(0, cut).map((a, i) => {
         const label = textOf(a.label, lang);
         const disabled = !available(a) || (batch ? batch.length === 0 || !batch.every((row) => permitted(a, row)) : false);
         if (a.kind === 'export' && a.formats.length > 1) {
@@ -268,6 +278,26 @@ export function ActionButtons({ actions, scope, data, batch, variant = 'toolbar'
           </Button>
         );
       })}
+      {overflow.length ? (
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: overflow.map((a, i) => ({
+              key: String(i),
+              label: textOf(a.label, lang),
+              icon: <SchemaIcon name={a.icon} />,
+              danger: a.danger,
+              disabled: !available(a) || (batch ? batch.length === 0 || !batch.every((row) => permitted(a, row)) : false),
+            })),
+            onClick: ({ key }) => void run(overflow[Number(key)]),
+          }}
+        >
+          <Button type={small ? 'link' : 'default'} size={small ? 'small' : undefined} data-testid="more-actions">
+            {t('screens.table.more')}
+            <DownOutlined aria-hidden />
+          </Button>
+        </Dropdown>
+      ) : null}
       {extra}
     </Space>
   );

@@ -7,7 +7,8 @@ import { Image, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ColumnRender } from '../schema/screen.ts';
+import { formatDuration, formatSize, type DurationUnit, type SizeUnit } from '../format/duration.ts';
+import type { ColumnRender, ValueUnit } from '../schema/screen.ts';
 import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
 import { safeHtml } from './fields/RichTextWidget.tsx';
 import { optionLabel, type ResolvedOption } from './options.ts';
@@ -18,6 +19,8 @@ export interface ValueFormat {
   precision?: number;
   /** Values that are texts ({zh, en, es}) show in this language. */
   lang?: Lang;
+  /** The unit a `duration` or `bytes` value arrives in. */
+  unit?: ValueUnit;
 }
 
 /** The text of an HTML value (exports, tooltips): tags dropped, entities decoded, spaces collapsed. */
@@ -50,6 +53,12 @@ export function formatScalar(value: unknown, fmt: ValueFormat, options: Resolved
     }
     case 'boolean':
       return value === true || value === 1 || value === 'true' ? yesNo[0] : yesNo[1];
+    case 'duration':
+    case 'bytes': {
+      const n = typeof value === 'number' ? value : Number(value);
+      if (!Number.isFinite(n)) return String(value);
+      return fmt.render === 'duration' ? formatDuration(n, fmt.lang ?? 'zh', (fmt.unit as DurationUnit | undefined) ?? 's') : formatSize(n, fmt.lang ?? 'zh', (fmt.unit as SizeUnit | undefined) ?? 'B');
+    }
   }
   if (typeof value === 'boolean') return value ? yesNo[0] : yesNo[1];
   if (typeof value === 'object') return JSON.stringify(value);

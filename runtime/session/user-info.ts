@@ -16,6 +16,8 @@ export interface UserInfo {
   /** Element codes (`<menuCode>:<action>`) gating buttons and actions. */
   elements: string[];
   roles: string[];
+  /** The account's kind (admin, operator, agent, tech, …): what a person without an organisation is. */
+  kind?: string | null;
   city: string | null;
   chiefFarmId: number | string | null;
 }
@@ -51,6 +53,7 @@ export function parseUserInfo(data: unknown): UserInfo {
     menus: codes(d.menus),
     elements: codes(d.elements),
     roles: Array.isArray(d.roles) ? d.roles.map((r) => (typeof r === 'string' ? r : str((r as { code?: unknown })?.code) ?? '')).filter(Boolean) : [],
+    kind: str(d.kind),
     city: str(d.city),
     chiefFarmId: idOf(d.chiefFarmId),
   };
@@ -79,10 +82,10 @@ export function parseMenuTree(data: unknown): MenuItem[] {
   });
 }
 
-export type OrganisationKind = 'farm' | 'manufacturer' | 'center' | 'seedlingBase' | 'provider';
+export type OrganisationKind = 'farm' | 'manufacturer' | 'center' | 'seedlingBase' | 'provider' | 'agent' | 'technician' | 'inspector' | 'platform';
 
 /** The organisation label of spec section 1, by farmType; only a group set means a service provider. */
-export function organisationKind(info: Pick<UserInfo, 'farmType' | 'groupId'>): OrganisationKind | null {
+export function organisationKind(info: Pick<UserInfo, 'farmType' | 'groupId'> & { kind?: string | null }): OrganisationKind | null {
   switch (info.farmType) {
     case 0:
       return 'farm';
@@ -92,6 +95,18 @@ export function organisationKind(info: Pick<UserInfo, 'farmType' | 'groupId'>): 
       return 'center';
     case 4:
       return 'seedlingBase';
+  }
+  // Without an organisation, the account's kind says what the person is: a customer agent
+  // or a technician is not the platform (issue 9, item 10).
+  switch (info.kind) {
+    case 'agent':
+      return 'agent';
+    case 'tech':
+      return 'technician';
+    case 'inspector':
+      return 'inspector';
+    case 'admin':
+      return 'platform';
   }
   return info.groupId !== null && info.groupId !== '' ? 'provider' : null;
 }

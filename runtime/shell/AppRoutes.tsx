@@ -10,6 +10,7 @@ import { ErrorBoundary } from '../errors/ErrorBoundary.tsx';
 import { installGlobalErrorCapture } from '../errors/error-log.ts';
 import { ERROR_LOG_PATH } from './route-meta.ts';
 import { useSize } from './state/preferences.ts';
+import { ACCESSIBLE_THEME } from './theme.ts';
 // Only the login page is in the first chunk; the rest of the shell loads on demand.
 import { ConsoleLayout, DashboardPage, ErrorLogPage, NotFoundPage, SessionGate, StartPage, UnauthorizedPage } from './lazy-shell.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
@@ -66,15 +67,6 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
     </ConfigProvider>
   );
 }
-
-/**
- * Colours with at least 4.5:1 contrast for text (WCAG AA), checked with axe-core: a darker
- * green for primary buttons, links and the active tab, a darker red under white badge
- * counts, and darker secondary text than antd's 45 % black.
- */
-const ACCESSIBLE_THEME = {
-  token: { colorPrimary: '#2a7f45', colorLink: '#2a7f45', colorError: '#cf1322', colorTextTertiary: 'rgba(0, 0, 0, 0.62)', colorTextDescription: 'rgba(0, 0, 0, 0.62)' },
-};
 
 function absolute(path: string): string {
   return path.startsWith('/') ? path : `/${path}`;

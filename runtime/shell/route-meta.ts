@@ -12,6 +12,8 @@ export interface RouteMeta {
   title: TitleSource;
   icon?: string;
   keepAlive: boolean;
+  /** The page's quick guide: a screen document's `help`, or a locale key for the shell's own pages. */
+  help?: TitleSource;
 }
 
 /** Pages of the shell itself, routed inside the layout. */
@@ -24,9 +26,9 @@ export const ERROR_LOG_PATH = '/errorLog';
 export const NOTICE_PATH = '/agricultureKnowledge/notice';
 
 export const BUILT_IN_PAGES: readonly BuiltInPage[] = [
-  { path: '/dashboard', meta: { id: 'dashboard', title: { key: 'shell.pages.dashboard' }, icon: 'DashboardOutlined', keepAlive: false } },
+  { path: '/dashboard', meta: { id: 'dashboard', title: { key: 'shell.pages.dashboard' }, icon: 'DashboardOutlined', keepAlive: false, help: { key: 'shell.help.dashboard' } } },
   // Kept alive so that a long list keeps its scroll position while the user looks elsewhere.
-  { path: ERROR_LOG_PATH, meta: { id: 'errorLog', title: { key: 'shell.pages.errorLog' }, icon: 'BugOutlined', keepAlive: true } },
+  { path: ERROR_LOG_PATH, meta: { id: 'errorLog', title: { key: 'shell.pages.errorLog' }, icon: 'BugOutlined', keepAlive: true, help: { key: 'shell.help.errorLog' } } },
 ];
 
 /**
@@ -46,7 +48,7 @@ export function findRouteMeta(
     const match = matchPath({ path, end: true }, pathname);
     if (match) {
       return {
-        meta: { id: screen.meta.id, title: { text: screen.meta.title }, icon: screen.meta.icon, keepAlive: screen.meta.keepAlive },
+        meta: { id: screen.meta.id, title: { text: screen.meta.title }, icon: screen.meta.icon, keepAlive: screen.meta.keepAlive, ...(screen.meta.help ? { help: { text: screen.meta.help } } : {}) },
         params: Object.values(match.params).filter((v): v is string => typeof v === 'string' && v !== ''),
       };
     }
@@ -64,4 +66,34 @@ export interface RouteMatch {
 export function routeTitle(match: RouteMatch, translate: (key: string) => string, language: Language): string {
   const title = 'key' in match.meta.title ? translate(match.meta.title.key) : pickText(match.meta.title.text, language);
   return match.params.length > 0 ? `${title} · ${match.params.join(' / ')}` : title;
+}
+
+/**
+ * Whether `pathname` is a page the user may open, hence one that gets a tab: a built-in
+ * page, or a screen whose authority the user holds. 404s and 401s get none.
+ */
+export function routeOpensTab(
+  pathname: string,
+  screens: readonly (GatedRoute & { meta?: ScreenMeta })[],
+  menuCodes: ReadonlySet<string>,
+  builtIns: readonly BuiltInPage[] = BUILT_IN_PAGES,
+): boolean {
+  for (const page of builtIns) if (matchPath({ path: page.path, end: true }, pathname)) return true;
+  for (const screen of screens) {
+    if (!screen.meta) continue;
+    const path = screen.path.startsWith('/') ? screen.path : `/${screen.path}`;
+    if (matchPath({ path, end: true }, pathname)) return !screen.authority || menuCodes.has(screen.authority);
+  }
+  return false;
+}
+
+/** The quick guide of a route in `language`, as paragraphs; none when the page has no guide. */
+export function routeHelp(match: RouteMatch | null, translate: (key: string) => string, language: Language): string[] {
+  const help = match?.meta.help;
+  if (!help) return [];
+  const text = 'key' in help ? translate(help.key) : pickText(help.text, language);
+  return text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
 }

@@ -135,6 +135,8 @@ export const accountFrontRoutes: FastifyPluginAsync = async (app) => {
       return ok({
         id: user.id,
         roles: user.roles,
+        // What a person without an organisation is (the console's organisation label).
+        kind: user.kind,
         chiefFarmId: await chiefFarmOf(app.db, user),
         name: user.name,
         description: user.description,

@@ -66,9 +66,11 @@ describe.each(engines())('account calls on $name', (engine) => {
     it('describes a farm operator with the farm, and without the administrative keys', async () => {
       const body = expectClean(await info('farm')).data;
       expect(Object.keys(body).sort()).toEqual(
-        ['chiefFarmId', 'city', 'description', 'elements', 'farmId', 'farmName', 'farmType', 'groupId', 'groupName', 'id', 'menus', 'name', 'roles'].sort(),
+        ['chiefFarmId', 'city', 'description', 'elements', 'farmId', 'farmName', 'farmType', 'groupId', 'groupName', 'id', 'kind', 'menus', 'name', 'roles'].sort(),
       );
       expect(body.chiefFarmId).toBe(body.farmId);
+      // The account's kind: what a person without an organisation is (the console's organisation label).
+      expect(body.kind).toBe('operator');
       expect(body.roles.length).toBeGreaterThan(0);
       expect(body).toMatchObject({ name: '张伟', farmName: '禾丰生态农场', farmType: 0, groupName: '黑土地农业服务集团', city: '哈尔滨市' });
       expect(typeof body.farmId).toBe('number');

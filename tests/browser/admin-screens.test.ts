@@ -49,6 +49,20 @@ const row = (text: string): Locator => grid().locator('tbody tr[data-row-key]').
 const drawer = (): Locator => page.locator('.ant-drawer-section:visible');
 const dialog = (): Locator => page.locator('.ant-modal-confirm:visible, .ant-modal:visible').last();
 
+/** Opens the row's «更多» menu and runs one of its actions. */
+async function moreAction(text: string, label: string): Promise<void> {
+  await row(text).getByTestId('more-actions').click();
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: label }).click();
+}
+
+/** The row's «更多» menu offers `label` (then closes again). */
+async function expectMoreAction(text: string, label: string): Promise<void> {
+  await row(text).getByTestId('more-actions').click();
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: label }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').waitFor({ state: 'detached' }).catch(() => undefined);
+}
+
 async function choose(scope: Locator, label: string, option: string): Promise<void> {
   await scope.getByLabel(label, { exact: true }).click();
   await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
@@ -138,18 +152,18 @@ describe('administration screens as admin', () => {
     await saveDrawer();
     await row('改过的名字').waitFor();
 
-    // Disable and enable: each row offers the one that applies to its status.
-    await row(username).getByRole('button', { name: '停用' }).click();
+    // Disable and enable (under «更多»: two actions inline): each row offers the one that applies to its status.
+    await moreAction(username, '停用');
     await confirm();
-    await row(username).getByRole('button', { name: '启用' }).waitFor();
+    await expectMoreAction(username, '启用');
     const off = await api<{ rows: { status: number }[] }>('GET', `/api/admin/user/page?keyword=${username}`);
     expect(off.data.rows[0].status).toBe(0);
-    await row(username).getByRole('button', { name: '启用' }).click();
+    await moreAction(username, '启用');
     await confirm();
-    await row(username).getByRole('button', { name: '停用' }).waitFor();
+    await expectMoreAction(username, '停用');
 
     // The password prompt refuses a value the password rules refuse, then sets a good one.
-    await row(username).getByRole('button', { name: '重置密码' }).click();
+    await moreAction(username, '重置密码');
     await dialog().getByLabel(/新密码/).fill('a b');
     await dialog().getByRole('button', { name: '确定' }).click();
     await dialog().getByText('格式不正确').waitFor();
@@ -159,7 +173,7 @@ describe('administration screens as admin', () => {
     const login = await api('POST', '/api/auth/jwt/token', { username, password: 'fresh_2026' }, '');
     expect(login.status).toBe(200);
 
-    await row(username).getByRole('button', { name: '删除' }).click();
+    await moreAction(username, '删除');
     await confirm();
     await expect.poll(() => row(username).count()).toBe(0);
   });

@@ -198,14 +198,13 @@ describe('top bar (item 3)', () => {
     expect(await page.getByTestId('error-log-button').count()).toBe(0);
   });
 
-  it('the instruction link opens a 90 % dialog: a clear empty state without a video (zh, en)', async () => {
+  it('without a video the instruction link opens the page\'s quick guide, not "not configured" (zh, en)', async () => {
     for (const lang of ['zh', 'en'] as const) {
       const page = await open({ user: 'farm', lang });
       await page.getByTestId('instruction-link').click();
-      const dialog = page.getByRole('dialog', { name: lang === 'zh' ? '使用说明视频' : 'Instruction video' });
-      await dialog.getByText(lang === 'zh' ? '尚未配置使用说明视频' : 'No instruction video has been configured').waitFor();
-      const width = await page.locator('.ant-modal').first().evaluate((el) => (el as HTMLElement).offsetWidth);
-      expect(width).toBeCloseTo(1280 * 0.9, -1);
+      const dialog = page.getByRole('dialog', { name: lang === 'zh' ? '快速指南 · 首页' : 'Quick guide · Home' });
+      await dialog.getByTestId('instruction-guide').getByText(lang === 'zh' ? '首页标签始终保留' : 'the home tab always stays', { exact: false }).waitFor();
+      expect(await page.getByTestId('instruction-empty').count()).toBe(0);
       await context!.close();
       context = undefined;
     }
@@ -225,6 +224,10 @@ describe('top bar (item 3)', () => {
     });
     await page.getByTestId('instruction-link').click();
     await expect.poll(() => page.getByTestId('instruction-video').getAttribute('src')).toBe('/instruction.mp4');
+    // Spec section 9: the video dialog is 90 % wide; the page's guide follows the video.
+    const width = await page.locator('.ant-modal').first().evaluate((el) => (el as HTMLElement).offsetWidth);
+    expect(width).toBeCloseTo(1280 * 0.9, -1);
+    await page.getByTestId('instruction-guide').waitFor();
   });
 
   it('the full-screen toggle enters full screen, and warns "you browser can not work" where unsupported', async () => {

@@ -50,6 +50,8 @@ async function fromContextMenu(page: Page, key: string, action: string): Promise
 async function openCropsFromMenu(page: Page, sectionTitle: string): Promise<void> {
   const nav = page.getByTestId('side-menu');
   const link = nav.locator(`a[href="${CROPS}"]`);
+  // A submenu closing (the page left its section) is visible until its animation ends.
+  await expect.poll(() => nav.locator('[class*="motion-collapse"]').count()).toBe(0);
   if (!(await link.isVisible())) await nav.getByText(sectionTitle, { exact: true }).click();
   await link.click();
   await page.waitForURL(`**${CROPS}`);
@@ -67,43 +69,50 @@ describe('tab strip (item 4)', () => {
     await go(page, '/dashboard');
     await expect.poll(() => page.getByTestId('tab').count()).toBe(4);
     const titles = await tabTitles(page);
-    expect(titles[0]).toBe('作物管理');
-    expect(titles[1]).not.toBe(titles[2]);
-    expect(titles[3]).toBe('首页');
+    // The home tab is pinned first, without a close button.
+    expect(titles[0]).toBe('首页');
+    expect(titles[1]).toBe('作物管理');
+    expect(titles[2]).not.toBe(titles[3]);
+    expect(await tab(page, '/dashboard').getByTestId('tab-close').count()).toBe(0);
 
     await page.reload();
     await page.getByTestId('tab-strip').waitFor();
     await expect.poll(() => tabTitles(page)).toEqual(titles);
 
-    // Closing the active tab (the dashboard, last) opens the last remaining one: the second detail.
-    await tab(page, '/dashboard').getByTestId('tab-close').click();
+    // Closing the active tab (the second detail, last) opens the last remaining one: the first detail.
+    await tab(page, second!).getByTestId('tab-label').click();
     await page.waitForURL(`**${second}`);
+    await tab(page, second!).getByTestId('tab-close').click();
+    await page.waitForURL(`**${first}`);
     expect(await page.getByTestId('tab').count()).toBe(3);
     // Closing another tab stays.
     await tab(page, CROPS).getByTestId('tab-close').click();
     await expect.poll(() => page.getByTestId('tab').count()).toBe(2);
-    expect(pathOf(page)).toBe(second);
+    expect(pathOf(page)).toBe(first);
   });
 
-  it('Refresh, Close, Close Others and Close All from the context menu and the buttons (1280, en)', async () => {
+  it('Refresh, Close, Close Others and Close All from the context menu and the buttons keep the home tab (1280, en)', async () => {
     const page = await open({ user: 'admin', lang: 'en', path: CROPS });
     await go(page, '/errorLog');
     await go(page, '/dashboard');
-    await expect.poll(() => tabTitles(page)).toEqual(['Crop management', 'Error log', 'Home']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Home', 'Crop management', 'Error log']);
 
     await fromContextMenu(page, '/errorLog', 'Close Others');
     await page.waitForURL('**/errorLog');
-    await expect.poll(() => tabTitles(page)).toEqual(['Error log']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Home', 'Error log']);
 
     await go(page, '/dashboard');
-    await fromContextMenu(page, '/dashboard', 'Close');
-    await page.waitForURL('**/errorLog');
-    await expect.poll(() => tabTitles(page)).toEqual(['Error log']);
+    await fromContextMenu(page, '/errorLog', 'Close');
+    await expect.poll(() => tabTitles(page)).toEqual(['Home']);
+    expect(pathOf(page)).toBe('/dashboard');
 
+    await go(page, CROPS);
+    await go(page, '/errorLog');
     await page.getByTestId('tab-actions').click();
     await page.getByRole('menuitem', { name: 'Close All' }).click();
-    // No tab left: to /, which is the start page (spec 2.1).
-    await page.waitForURL('**/startPage');
+    // The home tab stays: a signed-in user is never dropped onto the public start page.
+    await page.waitForURL('**/dashboard');
+    await expect.poll(() => tabTitles(page)).toEqual(['Home']);
   });
 
   it('a keepAlive screen keeps its search form and selection across tabs, and loses them on Refresh and on Close (1280, zh)', async () => {
@@ -174,7 +183,7 @@ describe('language and size (item 5)', () => {
     await page.getByTestId('language-switch').click();
     await page.locator('.ant-select-item-option[title="English"]').click();
     await page.getByRole('heading', { name: 'Crop management' }).waitFor();
-    await expect.poll(() => tabTitles(page)).toEqual(['Crop management', 'Home']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Home', 'Crop management']);
     await expect.poll(() => page.getByTestId('breadcrumbs').locator('li:not(.ant-breadcrumb-separator)').allTextContents()).toEqual([
       'Home',
       'Agricultural knowledge',
@@ -188,7 +197,7 @@ describe('language and size (item 5)', () => {
     await page.getByTestId('language-switch').click();
     await page.locator('.ant-select-item-option[title="Español"]').click();
     await page.getByRole('heading', { name: 'Gestión de cultivos' }).waitFor();
-    await expect.poll(() => tabTitles(page)).toEqual(['Gestión de cultivos', 'Inicio']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Inicio', 'Gestión de cultivos']);
   });
 
   it('size large / medium / small reaches every antd component and is kept in the size cookie (800, en and zh)', async () => {

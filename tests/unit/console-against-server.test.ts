@@ -59,6 +59,9 @@ describe('the console session against the real server', { timeout: 30_000 }, () 
     ['center', 'center'],
     ['nursery', 'seedlingBase'],
     ['provider', 'provider'],
+    ['agent', 'agent'],
+    ['tech', 'technician'],
+    ['admin', 'platform'],
   ])('%s logs in, gets info and menus, organisation label %s', async (username, kind) => {
     const c = consoleSession();
     await c.session.login(` ${username} `, 'demo_2026');

@@ -202,6 +202,11 @@ describe('user info and menus from the server', () => {
     [{ farmType: 4, groupId: null }, 'seedlingBase'],
     [{ farmType: null, groupId: 2 }, 'provider'],
     [{ farmType: null, groupId: null }, null],
+    // People without an organisation are what their account is, not "the platform".
+    [{ farmType: null, groupId: null, kind: 'agent' }, 'agent'],
+    [{ farmType: null, groupId: 2, kind: 'tech' }, 'technician'],
+    [{ farmType: null, groupId: null, kind: 'admin' }, 'platform'],
+    [{ farmType: 0, groupId: null, kind: 'device' }, 'farm'],
   ] as const)('organisation label of %o is %s', (info, kind) => {
     expect(organisationKind(info)).toBe(kind);
   });

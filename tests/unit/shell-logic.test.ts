@@ -2,9 +2,9 @@ import { createStore } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appendEntry, errorLogAtom, installGlobalErrorCapture, recordError, toErrorLogEntry } from '../../runtime/errors/error-log.ts';
 import { buildBreadcrumbs } from '../../runtime/shell/breadcrumbs.ts';
-import { findRouteMeta, routeTitle } from '../../runtime/shell/route-meta.ts';
+import { findRouteMeta, routeOpensTab, routeTitle } from '../../runtime/shell/route-meta.ts';
 import { deviceForWidth } from '../../runtime/shell/sidebar/device.ts';
-import { EMPTY_TABS, reduceTabs, restoreTabs, serialiseTabs, tabKey, viewKey, type TabsState } from '../../runtime/shell/tabs/tab-list.ts';
+import { EMPTY_TABS, HOME_TAB, reduceTabs, restoreTabs, serialiseTabs, tabHref, tabKey, viewKey, withHome, type TabsState } from '../../runtime/shell/tabs/tab-list.ts';
 import { badgeText } from '../../runtime/shell/topbar/badge-text.ts';
 import { showsHeaderTitle } from '../../runtime/shell/topbar/header-title.ts';
 import type { MenuItem } from '../../runtime/session/user-info.ts';
@@ -13,58 +13,126 @@ const tabs = (...keys: string[]): TabsState => ({ tabs: keys.map((key) => ({ key
 const keys = (s: TabsState) => s.tabs.map((t) => t.key);
 
 describe('tab list', () => {
-  it('visiting adds a tab once, keyed by pathname and search', () => {
+  const H = HOME_TAB;
+  it('visiting adds a tab once, after the pinned home tab, keyed by pathname and search less the list state', () => {
     let s = reduceTabs(EMPTY_TABS, { type: 'visit', key: '/a' }, '/a').state;
     s = reduceTabs(s, { type: 'visit', key: '/b/detail/1' }, '/b/detail/1').state;
     s = reduceTabs(s, { type: 'visit', key: '/b/detail/2' }, '/b/detail/2').state;
     const again = reduceTabs(s, { type: 'visit', key: '/a' }, '/a');
     expect(again.state).toBe(s);
-    expect(keys(s)).toEqual(['/a', '/b/detail/1', '/b/detail/2']);
+    expect(keys(s)).toEqual([H, '/a', '/b/detail/1', '/b/detail/2']);
+    expect(keys(reduceTabs(s, { type: 'visit', key: H }, H).state)).toEqual(keys(s));
     expect(tabKey({ pathname: '/x', search: '?id=3' })).toBe('/x?id=3');
     expect(tabKey({ pathname: '/x', search: '' })).toBe('/x');
+    expect(tabKey({ pathname: '/x', search: '?list.page=2&filter.name=a' })).toBe('/x');
+    expect(tabKey({ pathname: '/x', search: '?id=3&list.sort=-name' })).toBe('/x?id=3');
   });
 
-  it('closing the active tab goes to the last remaining tab, or to / when none remain', () => {
+  it('a visit with list state keeps one tab and remembers where it was left', () => {
+    let s = reduceTabs(EMPTY_TABS, { type: 'visit', key: '/a', href: '/a?list.page=2' }, '/a').state;
+    s = reduceTabs(s, { type: 'visit', key: '/a', href: '/a?list.page=3' }, '/a').state;
+    expect(keys(s)).toEqual([H, '/a']);
+    expect(tabHref(s.tabs[1])).toBe('/a?list.page=3');
+    expect(reduceTabs(s, { type: 'close', key: '/zz' }, '/a').state).toBe(s);
+    // Leaving the tab and coming back through Close Others lands on its last address.
+    expect(reduceTabs(tabs('/a', '/b'), { type: 'closeOthers', key: '/a' }, '/b').navigateTo).toBe('/a');
+    expect(reduceTabs(s, { type: 'closeAll' }, '/a').navigateTo).toBe(H);
+    const withB = reduceTabs(s, { type: 'visit', key: '/b' }, '/b').state;
+    expect(reduceTabs(withB, { type: 'close', key: '/b' }, '/b').navigateTo).toBe('/a?list.page=3');
+  });
+
+  it('closing the active tab goes to the last remaining tab, or home when none remain', () => {
     const closeB = reduceTabs(tabs('/a', '/b', '/c'), { type: 'close', key: '/b' }, '/b');
-    expect(keys(closeB.state)).toEqual(['/a', '/c']);
+    expect(keys(closeB.state)).toEqual([H, '/a', '/c']);
     expect(closeB.navigateTo).toBe('/c');
     const closeLast = reduceTabs(tabs('/a'), { type: 'close', key: '/a' }, '/a');
-    expect(closeLast.state.tabs).toEqual([]);
-    expect(closeLast.navigateTo).toBe('/');
+    expect(keys(closeLast.state)).toEqual([H]);
+    expect(closeLast.navigateTo).toBe(H);
+  });
+
+  it('the home tab is pinned: it cannot be closed and stays first', () => {
+    const s = withHome(tabs('/a', H, '/b'));
+    expect(keys(s)).toEqual([H, '/a', '/b']);
+    const out = reduceTabs(s, { type: 'close', key: H }, H);
+    expect(out.state).toBe(s);
+    expect(out.navigateTo).toBeNull();
   });
 
   it('closing another tab stays where the user is', () => {
     const out = reduceTabs(tabs('/a', '/b', '/c'), { type: 'close', key: '/a' }, '/c');
-    expect(keys(out.state)).toEqual(['/b', '/c']);
+    expect(keys(out.state)).toEqual([H, '/b', '/c']);
     expect(out.navigateTo).toBeNull();
     expect(reduceTabs(tabs('/a'), { type: 'close', key: '/zz' }, '/a').navigateTo).toBeNull();
   });
 
-  it('close others keeps one tab and opens it; close all goes to /', () => {
+  it('close others keeps the home tab and one tab and opens it; close all keeps and opens home', () => {
     const others = reduceTabs(tabs('/a', '/b', '/c'), { type: 'closeOthers', key: '/b' }, '/c');
-    expect(keys(others.state)).toEqual(['/b']);
+    expect(keys(others.state)).toEqual([H, '/b']);
     expect(others.navigateTo).toBe('/b');
     expect(reduceTabs(tabs('/a', '/b'), { type: 'closeOthers', key: '/a' }, '/a').navigateTo).toBeNull();
+    const homeOnly = reduceTabs(tabs('/a', '/b'), { type: 'closeOthers', key: H }, '/a');
+    expect(keys(homeOnly.state)).toEqual([H]);
+    expect(homeOnly.navigateTo).toBe(H);
+    // From the home tab, Close Others on another tab opens that tab.
+    const othersFromHome = reduceTabs(tabs('/a', '/b'), { type: 'closeOthers', key: '/b' }, H);
+    expect(keys(othersFromHome.state)).toEqual([H, '/b']);
+    expect(othersFromHome.navigateTo).toBe('/b');
     const all = reduceTabs(tabs('/a', '/b'), { type: 'closeAll' }, '/a');
-    expect(all.state.tabs).toEqual([]);
-    expect(all.navigateTo).toBe('/');
+    expect(keys(all.state)).toEqual([H]);
+    expect(all.navigateTo).toBe(H);
+    const fromHome = reduceTabs(tabs('/a', '/b'), { type: 'closeAll' }, H);
+    expect(fromHome.navigateTo).toBeNull();
+  });
+
+  it('close left and close right keep the home tab, the tab and the other side', () => {
+    const left = reduceTabs(tabs('/a', '/b', '/c', '/d'), { type: 'closeLeft', key: '/c' }, '/d');
+    expect(keys(left.state)).toEqual([H, '/c', '/d']);
+    expect(left.navigateTo).toBeNull();
+    const leftActive = reduceTabs(tabs('/a', '/b', '/c'), { type: 'closeLeft', key: '/c' }, '/a');
+    expect(leftActive.navigateTo).toBe('/c');
+    const right = reduceTabs(tabs('/a', '/b', '/c', '/d'), { type: 'closeRight', key: '/b' }, '/d');
+    expect(keys(right.state)).toEqual([H, '/a', '/b']);
+    expect(right.navigateTo).toBe('/b');
+    const rightOfHome = reduceTabs(tabs('/a', '/b'), { type: 'closeRight', key: H }, H);
+    expect(keys(rightOfHome.state)).toEqual([H]);
+    expect(rightOfHome.navigateTo).toBeNull();
+    const nothing = reduceTabs(withHome(tabs('/a')), { type: 'closeLeft', key: '/a' }, '/a');
+    expect(nothing.navigateTo).toBeNull();
+    expect(keys(nothing.state)).toEqual([H, '/a']);
+    expect(reduceTabs(tabs('/a'), { type: 'closeRight', key: '/zz' }, '/a').navigateTo).toBeNull();
   });
 
   it('refresh gives the tab a new generation, hence a new view', () => {
     const out = reduceTabs(tabs('/a', '/b'), { type: 'refresh', key: '/a' }, '/a');
-    expect(out.state.tabs[0]).toEqual({ key: '/a', generation: 1 });
-    expect(viewKey(out.state.tabs[0])).not.toBe(viewKey(tabs('/a').tabs[0]));
+    expect(out.state.tabs[1]).toEqual({ key: '/a', generation: 1 });
+    expect(viewKey(out.state.tabs[1])).not.toBe(viewKey(tabs('/a').tabs[0]));
     expect(out.navigateTo).toBeNull();
     expect(reduceTabs(tabs('/a', '/b'), { type: 'refresh', key: '/b' }, '/a').navigateTo).toBe('/b');
   });
 
-  it('survives a reload for the same user only, and refuses junk', () => {
-    const raw = serialiseTabs('7', tabs('/a', '/b?x=1'));
-    expect(keys(restoreTabs(raw, '7'))).toEqual(['/a', '/b?x=1']);
+  it('survives a reload for the same user only, with the list state of each tab, and refuses junk', () => {
+    const stored = reduceTabs(tabs('/a', '/b?x=1'), { type: 'visit', key: '/a', href: '/a?list.page=4' }, '/a').state;
+    const raw = serialiseTabs('7', stored);
+    expect(keys(restoreTabs(raw, '7'))).toEqual([H, '/a', '/b?x=1']);
+    expect(restoreTabs(raw, '7').tabs.map(tabHref)).toEqual([H, '/a?list.page=4', '/b?x=1']);
     expect(restoreTabs(raw, '8').tabs).toEqual([]);
     expect(restoreTabs('{not json', '7').tabs).toEqual([]);
     expect(restoreTabs(null, '7').tabs).toEqual([]);
     expect(keys(restoreTabs(JSON.stringify({ userId: '7', keys: ['/a', '/a', '//evil.example', 'http://x', 3] }), '7'))).toEqual(['/a']);
+    // An address that leads elsewhere than its tab is dropped.
+    expect(restoreTabs(JSON.stringify({ userId: '7', keys: ['/a'], hrefs: { '/a': '/b?list.page=2' } }), '7').tabs.map(tabHref)).toEqual(['/a']);
+  });
+
+  it('only pages the user may open get a tab', () => {
+    const screens = [
+      { path: 'crops/list', authority: 'crops', meta: { id: 'crops', title: { zh: '作物', en: 'Crops', es: 'Cultivos' }, keepAlive: false, hidden: false } },
+      { path: 'open/list', meta: { id: 'open', title: { zh: '开', en: 'Open', es: 'Abierto' }, keepAlive: false, hidden: false } },
+    ];
+    expect(routeOpensTab('/crops/list', screens, new Set(['crops']))).toBe(true);
+    expect(routeOpensTab('/crops/list', screens, new Set())).toBe(false);
+    expect(routeOpensTab('/open/list', screens, new Set())).toBe(true);
+    expect(routeOpensTab('/dashboard', screens, new Set())).toBe(true);
+    expect(routeOpensTab('/no/such/page', screens, new Set(['crops']))).toBe(false);
   });
 });
 

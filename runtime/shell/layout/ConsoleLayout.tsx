@@ -7,11 +7,11 @@ import { useLocation } from 'react-router-dom';
 import type { ScreenRoute } from '../../app/screens.ts';
 import { useServices } from '../../app/context.ts';
 import { HOME_PATH } from '../../routing/access.ts';
-import { permissionMenuAtom, userInfoAtom } from '../../session/atoms.ts';
+import { menuCodesAtom, permissionMenuAtom, userInfoAtom } from '../../session/atoms.ts';
 import { buildBreadcrumbs } from '../breadcrumbs.ts';
 import { useLanguage, useShellApi } from '../hooks.ts';
 import { PasswordDialog } from '../password/PasswordDialog.tsx';
-import { findRouteMeta, routeTitle } from '../route-meta.ts';
+import { findRouteMeta, routeHelp, routeOpensTab, routeTitle } from '../route-meta.ts';
 import { Sidebar } from '../sidebar/Sidebar.tsx';
 import { useDevice } from '../sidebar/useDevice.ts';
 import { baseInfoAtom, consoleConfigAtom, passwordDialogOpenAtom } from '../state/atoms.ts';
@@ -80,11 +80,16 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
     api.consoleConfig().then(setConfig, () => undefined);
   }, [api, setConfig]);
 
+  const menuCodes = useAtomValue(menuCodesAtom);
   const match = useMemo(() => findRouteMeta(location.pathname, screens), [location.pathname, screens]);
-  const matched = match !== null;
+  // A page the user may not open (401) or that does not exist (404) gets no tab.
+  const opensTab = useMemo(() => routeOpensTab(location.pathname, screens, menuCodes), [location.pathname, screens, menuCodes]);
+  const href = location.pathname + location.search;
   useEffect(() => {
-    if (matched) dispatch({ type: 'visit', key: activeKey });
-  }, [activeKey, matched, dispatch]);
+    if (opensTab) dispatch({ type: 'visit', key: activeKey, href });
+  }, [activeKey, href, opensTab, dispatch]);
+
+  const guide = useMemo(() => (match ? { page: routeTitle(match, t, language), paragraphs: routeHelp(match, t, language) } : undefined), [match, t, language]);
 
   const crumbsFor = useCallback(
     (pathname: string) => {
@@ -164,7 +169,7 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
           </div>
           <Space size={mobile ? 0 : 4} style={{ flex: 'none' }}>
             {!mobile && <ErrorLogButton />}
-            <InstructionVideo compact={mobile} />
+            <InstructionVideo compact={mobile} guide={guide} />
             <FullscreenToggle />
             <NoticeBadge />
             <SizeSwitch />

@@ -78,7 +78,7 @@ function toItems(menu: MenuItem[], language: Language, onNavigate?: () => void):
       const children = parent.children.filter((c) => !c.hidden);
       if (children.length === 0) {
         const to = menuLink(parent.path);
-        return { key: to, icon, label: <Link to={to} onClick={onNavigate}>{title}</Link>, title };
+        return { key: to, icon, label: <Link to={to} onClick={onNavigate} title={title}>{title}</Link>, title };
       }
       return {
         key: parent.code,
@@ -87,7 +87,7 @@ function toItems(menu: MenuItem[], language: Language, onNavigate?: () => void):
         children: children.map((child) => {
           const to = menuLink(parent.path, child.path);
           const label = pickText(child.title, language);
-          return { key: to, icon: child.icon ? <MenuIcon name={child.icon} /> : undefined, label: <Link to={to} onClick={onNavigate}>{label}</Link>, title: label };
+          return { key: to, icon: child.icon ? <MenuIcon name={child.icon} /> : undefined, label: <Link to={to} onClick={onNavigate} title={label}>{label}</Link>, title: label };
         }),
       };
     });

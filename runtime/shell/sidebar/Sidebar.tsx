@@ -8,7 +8,8 @@ import { baseInfoAtom } from '../state/atoms.ts';
 import type { Device } from './device.ts';
 import { SideMenu } from './SideMenu.tsx';
 
-export const SIDEBAR_WIDTH = 232;
+/** Wide enough for the English and Spanish menu labels; longer ones show whole in a tooltip. */
+export const SIDEBAR_WIDTH = 256;
 export const SIDEBAR_COLLAPSED_WIDTH = 64;
 const DEFAULT_LOGO = '/logo.svg';
 
@@ -66,7 +67,8 @@ function SidebarLogo({ collapsed, onNavigate }: { collapsed: boolean; onNavigate
     >
       <img src={logo} alt="" width={28} height={28} data-testid="sidebar-logo" style={{ objectFit: 'contain', flex: 'none' }} />
       {!collapsed && (
-        <Typography.Text strong ellipsis>
+        // Two lines rather than an ellipsis: "Plataforma de gestión de granjas inteligentes" is read whole.
+        <Typography.Text strong style={{ lineHeight: 1.3, whiteSpace: 'normal' }} title={t('app.name')} data-testid="sidebar-title">
           {t('app.name')}
         </Typography.Text>
       )}

@@ -1,9 +1,9 @@
-import { CloseCircleOutlined, CloseOutlined, ColumnWidthOutlined, EllipsisOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CloseCircleOutlined, CloseOutlined, ColumnWidthOutlined, EllipsisOutlined, HomeOutlined, ReloadOutlined, VerticalLeftOutlined, VerticalRightOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Space, theme, type MenuProps } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { Tab, TabAction } from './tab-list.ts';
+import { HOME_TAB, tabHref, type Tab, type TabAction } from './tab-list.ts';
 
 export interface TabStripProps {
   tabs: readonly Tab[];
@@ -12,11 +12,13 @@ export interface TabStripProps {
   dispatch(action: TabAction): void;
 }
 
-type ActionName = 'refresh' | 'close' | 'closeOthers' | 'closeAll';
+type ActionName = 'refresh' | 'close' | 'closeOthers' | 'closeLeft' | 'closeRight' | 'closeAll';
 
 /**
- * The visited tabs (spec 2.6): one per route, with Refresh, Close, Close Others and Close
- * All from the buttons at the end of the strip and from each tab's context menu.
+ * The visited tabs (spec 2.6): one per route, with Refresh, Close, Close Others, Close
+ * Left, Close Right and Close All from the buttons at the end of the strip and from each
+ * tab's context menu. The home tab is pinned: first, without a close button, and kept by
+ * every close action (tab-list.ts).
  *
  * The tabs switch pages, so they are links in a navigation list (the current one marked
  * aria-current), not an ARIA tablist: a tablist may hold nothing but tabs, and each of
@@ -36,18 +38,26 @@ export function TabStrip({ tabs, activeKey, titleOf, dispatch }: TabStripProps) 
     else dispatch({ type: action, key });
   };
 
-  const actionMenu = (key: string): MenuProps => ({
-    items: [
-      { key: 'refresh', icon: <ReloadOutlined aria-hidden />, label: t('shell.tabs.refresh') },
-      { key: 'close', icon: <CloseOutlined aria-hidden />, label: t('shell.tabs.close') },
-      { key: 'closeOthers', icon: <ColumnWidthOutlined aria-hidden />, label: t('shell.tabs.closeOthers') },
-      { key: 'closeAll', icon: <CloseCircleOutlined aria-hidden />, label: t('shell.tabs.closeAll') },
-    ],
-    onClick: ({ key: action, domEvent }) => {
-      domEvent.stopPropagation();
-      run(action as ActionName, key);
-    },
-  });
+  const actionMenu = (key: string): MenuProps => {
+    const at = tabs.findIndex((x) => x.key === key);
+    // Nothing but the pinned home tab on that side: nothing to close.
+    const noLeft = at <= 1;
+    const noRight = at < 0 || at === tabs.length - 1;
+    return {
+      items: [
+        { key: 'refresh', icon: <ReloadOutlined aria-hidden />, label: t('shell.tabs.refresh') },
+        { key: 'close', icon: <CloseOutlined aria-hidden />, label: t('shell.tabs.close'), disabled: key === HOME_TAB },
+        { key: 'closeOthers', icon: <ColumnWidthOutlined aria-hidden />, label: t('shell.tabs.closeOthers') },
+        { key: 'closeLeft', icon: <VerticalRightOutlined aria-hidden />, label: t('shell.tabs.closeLeft'), disabled: noLeft },
+        { key: 'closeRight', icon: <VerticalLeftOutlined aria-hidden />, label: t('shell.tabs.closeRight'), disabled: noRight },
+        { key: 'closeAll', icon: <CloseCircleOutlined aria-hidden />, label: t('shell.tabs.closeAll') },
+      ],
+      onClick: ({ key: action, domEvent }) => {
+        domEvent.stopPropagation();
+        run(action as ActionName, key);
+      },
+    };
+  };
 
   return (
     <nav
@@ -58,9 +68,10 @@ export function TabStrip({ tabs, activeKey, titleOf, dispatch }: TabStripProps) 
       <ul style={{ display: 'flex', gap: 6, overflowX: 'auto', listStyle: 'none', margin: 0, padding: '6px 0', flex: 1, minWidth: 0, scrollbarWidth: 'thin' }}>
         {tabs.map((tab) => {
           const active = tab.key === activeKey;
+          const pinned = tab.key === HOME_TAB;
           const title = titleOf(tab.key);
           return (
-            <li key={tab.key} ref={active ? activeRef : undefined} style={{ flex: 'none' }} data-testid="tab" data-key={tab.key} data-active={active}>
+            <li key={tab.key} ref={active ? activeRef : undefined} style={{ flex: 'none' }} data-testid="tab" data-key={tab.key} data-active={active} data-pinned={pinned || undefined}>
               {/* The context menu acts on the tab it was opened on; the buttons after the strip on the active tab. */}
               <Dropdown trigger={['contextMenu']} menu={actionMenu(tab.key)}>
                 <span
@@ -69,7 +80,7 @@ export function TabStrip({ tabs, activeKey, titleOf, dispatch }: TabStripProps) 
                     alignItems: 'center',
                     gap: 4,
                     height: 26,
-                    padding: '0 6px 0 10px',
+                    padding: pinned ? '0 10px' : '0 6px 0 10px',
                     borderRadius: token.borderRadiusSM,
                     border: `1px solid ${active ? token.colorPrimary : token.colorBorder}`,
                     background: active ? token.colorPrimary : '#fff',
@@ -78,19 +89,22 @@ export function TabStrip({ tabs, activeKey, titleOf, dispatch }: TabStripProps) 
                     whiteSpace: 'nowrap',
                   }}
                 >
-                  <Link to={tab.key} aria-current={active ? 'page' : undefined} style={{ color: 'inherit' }} data-testid="tab-label">
+                  {pinned ? <HomeOutlined aria-hidden /> : null}
+                  <Link to={tabHref(tab)} aria-current={active ? 'page' : undefined} style={{ color: 'inherit' }} data-testid="tab-label">
                     {title}
                   </Link>
-                  <button
-                    type="button"
-                    aria-label={`${t('shell.tabs.close')}: ${title}`}
-                    title={t('shell.tabs.close')}
-                    onClick={() => dispatch({ type: 'close', key: tab.key })}
-                    style={{ border: 0, background: 'transparent', color: 'inherit', cursor: 'pointer', padding: 2, lineHeight: 1, fontSize: 10, borderRadius: '50%' }}
-                    data-testid="tab-close"
-                  >
-                    <CloseOutlined aria-hidden />
-                  </button>
+                  {pinned ? null : (
+                    <button
+                      type="button"
+                      aria-label={`${t('shell.tabs.close')}: ${title}`}
+                      title={t('shell.tabs.close')}
+                      onClick={() => dispatch({ type: 'close', key: tab.key })}
+                      style={{ border: 0, background: 'transparent', color: 'inherit', cursor: 'pointer', padding: 2, lineHeight: 1, fontSize: 10, borderRadius: '50%' }}
+                      data-testid="tab-close"
+                    >
+                      <CloseOutlined aria-hidden />
+                    </button>
+                  )}
                 </span>
               </Dropdown>
             </li>

@@ -1,7 +1,7 @@
 import { atom, useAtom } from 'jotai';
 import { useCallback, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { reduceTabs, restoreTabs, serialiseTabs, tabKey, type TabAction, type TabsState } from './tab-list.ts';
+import { reduceTabs, restoreTabs, serialiseTabs, tabKey, withHome, type TabAction, type TabsState } from './tab-list.ts';
 
 /** sessionStorage: open tabs survive a reload of the page, not the end of the browser session. */
 export const TABS_STORAGE_KEY = 'shell.tabs';
@@ -33,7 +33,7 @@ export function useTabs(userId: string): { state: TabsState; activeKey: string; 
   const activeKey = tabKey(location);
   // Until the first change, the tabs are what the previous page load of this user left.
   const state: TabsState = useMemo(
-    () => (stored && stored.userId === userId ? stored : restoreTabs(storage()?.getItem(TABS_STORAGE_KEY), userId)),
+    () => withHome(stored && stored.userId === userId ? stored : restoreTabs(storage()?.getItem(TABS_STORAGE_KEY), userId)),
     [stored, userId],
   );
 

@@ -1,5 +1,5 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
-import { Button, Empty, Modal } from 'antd';
+import { Button, Empty, Modal, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,12 +8,24 @@ import { consoleConfigAtom } from '../state/atoms.ts';
 /** Spec section 9: the instruction video dialog is 90 % wide. */
 export const INSTRUCTION_DIALOG_WIDTH = '90%';
 
-/** The instruction link and its video dialog; the address comes from the server's configuration. */
-export function InstructionVideo({ compact = false }: { compact?: boolean }) {
+/** The current page's quick guide: its title and the paragraphs of its `help` text. */
+export interface PageGuide {
+  page: string;
+  paragraphs: string[];
+}
+
+/**
+ * The instruction link and its dialog. With a video configured on the server, the video,
+ * the current page's quick guide under it; without one, the quick guide alone (the screen
+ * document's `help`, docs/screens.md), never an empty "not configured" box.
+ */
+export function InstructionVideo({ compact = false, guide }: { compact?: boolean; guide?: PageGuide }) {
   const { t } = useTranslation();
   const config = useAtomValue(consoleConfigAtom);
   const [open, setOpen] = useState(false);
   const url = config?.instructionVideoUrl ?? '';
+  const hasGuide = !!guide && guide.paragraphs.length > 0;
+  const title = url ? t('shell.instruction.videoTitle') : hasGuide ? t('shell.instruction.guideTitle', { page: guide.page }) : t('shell.instruction.title');
   return (
     <>
       <Button
@@ -28,8 +40,8 @@ export function InstructionVideo({ compact = false }: { compact?: boolean }) {
       </Button>
       <Modal
         open={open}
-        title={t('shell.instruction.title')}
-        width={INSTRUCTION_DIALOG_WIDTH}
+        title={title}
+        width={url ? INSTRUCTION_DIALOG_WIDTH : 640}
         footer={null}
         onCancel={() => setOpen(false)}
         destroyOnHidden
@@ -40,7 +52,15 @@ export function InstructionVideo({ compact = false }: { compact?: boolean }) {
           <video src={url} controls style={{ width: '100%', maxHeight: '75vh', background: '#000' }} data-testid="instruction-video">
             {t('shell.instruction.noVideoSupport')}
           </video>
-        ) : (
+        ) : null}
+        {hasGuide ? (
+          <section aria-label={t('shell.instruction.guide')} data-testid="instruction-guide" style={{ marginTop: url ? 16 : 0 }}>
+            {url ? <Typography.Title level={5}>{t('shell.instruction.guideTitle', { page: guide.page })}</Typography.Title> : null}
+            {guide.paragraphs.map((p, i) => (
+              <Typography.Paragraph key={i}>{p}</Typography.Paragraph>
+            ))}
+          </section>
+        ) : url ? null : (
           <Empty description={t('shell.instruction.empty')} data-testid="instruction-empty" />
         )}
       </Modal>

@@ -3,7 +3,7 @@ import { Button, Dropdown, Space } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { userInfoAtom } from '../../session/atoms.ts';
-import { OrganisationLabel } from '../layout/OrganisationLabel.tsx';
+import { OrganisationLabel, organisationLabelText } from '../layout/OrganisationLabel.tsx';
 import { useBaseInfo } from '../state/base-info.ts';
 
 /** The user menu (spec 2.6): the phone number from base info, change password, log out. */
@@ -33,7 +33,13 @@ export function UserDropdown({ compact, onChangePassword, onLogout }: { compact:
         },
       }}
     >
-      <Button type="text" data-testid="user-menu" aria-label={t('shell.user.menu', { name: info?.name ?? '' })} style={{ paddingInline: 8 }}>
+      <Button
+        type="text"
+        data-testid="user-menu"
+        // The visible name and label are part of the accessible name (axe: label-content-name-mismatch).
+        aria-label={[t('shell.user.menu', { name: info?.name ?? '' }), !compact && info ? organisationLabelText(info, t) : null].filter(Boolean).join(' ')}
+        style={{ paddingInline: 8 }}
+      >
         <Space size={4}>
           <UserOutlined aria-hidden />
           {!compact && <span data-testid="user-name">{info?.name}</span>}

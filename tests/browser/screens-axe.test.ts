@@ -1,0 +1,139 @@
+/**
+ * axe-core over every screen (issue 9, item 7): every route of every screen document the
+ * admin account may open, each in zh, the shell's own pages, and every route of the farm
+ * account, each must show no serious or critical violation. The routes come from the
+ * documents on disk, so a new screen is walked without editing this file; a route with
+ * parameters needs a filler below, and the walk fails for one that has none.
+ *
+ * One browser, one page per account: the console is loaded once and then navigated from
+ * inside (history.pushState and a popstate), as a user clicking menus would, which keeps
+ * the walk to a few seconds.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { api, apiToken, openShell } from './shell-support.ts';
+
+interface ScreenDoc {
+  id: string;
+  route?: string;
+  aliases?: { route: string }[];
+  authority: string;
+  public?: boolean;
+}
+
+const ROOT = join(import.meta.dirname, '../../schemas/screens');
+
+function screenDocs(): ScreenDoc[] {
+  return readdirSync(ROOT, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(ROOT, f), 'utf8')) as ScreenDoc);
+}
+
+let browser: Browser;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+/** Values for route parameters: a real record where the screen reads one. */
+async function fillers(token: string): Promise<Record<string, string>> {
+  const crops = await api<{ rows: { id: number; createdBy?: number }[] }>(token, '/api/kms/crops/page?pageIndex=1&pageSize=1');
+  const crop = crops.data.rows[0];
+  const articles = await api<{ rows: { id: number }[] }>(token, '/api/articles/public/search?pageIndex=1&pageSize=1');
+  const article = articles.data.rows?.[0];
+  return {
+    '/agricultureKnowledge/growthCycle/:id/:createrId': `/agricultureKnowledge/growthCycle/${crop.id}/${crop.createdBy ?? 1}`,
+    '/multiFarm/showplantgroup/:farmId': '/multiFarm/showplantgroup/1',
+    '/articleManage/article/:id/:type': '/articleManage/article/0/add',
+    '/agricultureKnowledge/addPlantRules/:operate/:id': '/agricultureKnowledge/addPlantRules/add/0',
+    '/articleDetailBeforeLogin/:id': `/articleDetailBeforeLogin/${article?.id ?? 1}`,
+    '/searchArticleBeforeLogin/:keyword': '/searchArticleBeforeLogin/%E6%B0%B4%E7%A8%BB',
+  };
+}
+
+/** One route per screen (its first), filled in; the screens the user's menu codes grant. */
+function routesFor(menus: ReadonlySet<string>, fill: Record<string, string>): { id: string; path: string }[] {
+  const out: { id: string; path: string }[] = [];
+  for (const doc of screenDocs()) {
+    if (!doc.route) continue;
+    if (!doc.public && !menus.has(doc.authority)) continue;
+    const path = doc.route.includes(':') ? fill[doc.route] : doc.route;
+    if (!path) throw new Error(`screens-axe: no parameters for ${doc.route} (${doc.id}); add a filler`);
+    out.push({ id: doc.id, path });
+  }
+  return out;
+}
+
+/** axe-core in the page: serious and critical violations, each with what axe says of its first nodes. */
+async function axeSeriousViolations(page: Page): Promise<{ id: string; nodes: string[] }[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  return page.evaluate(async () => {
+    type Result = { violations: { id: string; impact: string; nodes: { target: string[]; failureSummary?: string }[] }[] };
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<Result> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`) }));
+  });
+}
+
+/** Navigates inside the loaded console and waits for the page to settle (no busy region, no request). */
+async function visit(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({ idx: 1 }, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: { idx: 1 } }));
+  }, path);
+  await page.waitForURL((u) => u.pathname + u.search === path || u.href.endsWith(path));
+  // Settled: the screen's chunk and data arrived (no skeleton, no busy region, no spinner).
+  const busy = '[aria-busy="true"], .ant-skeleton, .ant-spin-spinning';
+  // Only what shows: a list kept alive in a hidden tab stays busy until it is shown again.
+  const shown = (sel: string) => [...document.querySelectorAll(sel)].find((el) => el.checkVisibility());
+  await page.waitForFunction(`!(${shown.toString()})(${JSON.stringify(busy)})`, undefined, { timeout: 15_000 }).catch(async () => {
+    const still = await page.evaluate(`(${shown.toString()})(${JSON.stringify(busy)})?.outerHTML.slice(0, 300)`);
+    throw new Error(`screens-axe: ${path} did not settle: ${still}`);
+  });
+}
+
+async function walk(user: string, width: number): Promise<{ visited: string[]; failures: { path: string; violations: unknown[] }[] }> {
+  const token = await apiToken(user);
+  const info = await api<{ menus: { code: string }[] }>(token, `/api/admin/user/front/info?token=${encodeURIComponent(token)}`);
+  const menus = new Set(info.data.menus.map((m) => m.code));
+  const routes = [{ id: 'dashboard', path: '/dashboard' }, { id: 'errorLog', path: '/errorLog' }, ...routesFor(menus, await fillers(token))];
+  const opened = await openShell(browser, { user, width, lang: 'zh' });
+  context = opened.context;
+  // axe judges colours as they end, not halfway through a transition (a tab turning inactive).
+  await opened.page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
+  const failures: { path: string; violations: unknown[] }[] = [];
+  for (const r of routes) {
+    await visit(opened.page, r.path);
+    const violations = await axeSeriousViolations(opened.page);
+    if (violations.length) failures.push({ path: r.path, violations });
+  }
+  await context.close();
+  context = undefined;
+  return { visited: routes.map((r) => r.path), failures };
+}
+
+describe('axe-core over every screen', { timeout: 600_000 }, () => {
+  it('admin: every screen it may open, no serious or critical violation (1440)', async () => {
+    const { visited, failures } = await walk('admin', 1440);
+    // Every screen document with a route is the admin's: the walk covers them all.
+    expect(visited.length).toBe(2 + screenDocs().filter((d) => d.route).length);
+    expect(failures).toEqual([]);
+  });
+
+  it('farm: every screen it may open, no serious or critical violation (800)', async () => {
+    const { visited, failures } = await walk('farm', 800);
+    expect(visited.length).toBeGreaterThan(3);
+    expect(failures).toEqual([]);
+  });
+});
