@@ -89,7 +89,7 @@ describe('tab strip (item 4)', () => {
     const page = await open({ user: 'admin', lang: 'en', path: CROPS });
     await go(page, '/errorLog');
     await go(page, '/dashboard');
-    await expect.poll(() => tabTitles(page)).toEqual(['Crop management', 'Error log', 'Home']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Crops', 'Error log', 'Home']);
 
     await fromContextMenu(page, '/errorLog', 'Close Others');
     await page.waitForURL('**/errorLog');
@@ -173,8 +173,8 @@ describe('language and size (item 5)', () => {
 
     await page.getByTestId('language-switch').click();
     await page.locator('.ant-select-item-option[title="English"]').click();
-    await page.getByRole('heading', { name: 'Crop management' }).waitFor();
-    await expect.poll(() => tabTitles(page)).toEqual(['Crop management', 'Home']);
+    await page.getByRole('heading', { name: 'Crops', exact: true }).waitFor();
+    await expect.poll(() => tabTitles(page)).toEqual(['Crops', 'Home']);
     await expect.poll(() => page.getByTestId('breadcrumbs').locator('li:not(.ant-breadcrumb-separator)').allTextContents()).toEqual([
       'Home',
       'Agricultural knowledge',
@@ -187,8 +187,8 @@ describe('language and size (item 5)', () => {
 
     await page.getByTestId('language-switch').click();
     await page.locator('.ant-select-item-option[title="Español"]').click();
-    await page.getByRole('heading', { name: 'Gestión de cultivos' }).waitFor();
-    await expect.poll(() => tabTitles(page)).toEqual(['Gestión de cultivos', 'Inicio']);
+    await page.getByRole('heading', { name: 'Cultivos', exact: true }).waitFor();
+    await expect.poll(() => tabTitles(page)).toEqual(['Cultivos', 'Inicio']);
   });
 
   it('size large / medium / small reaches every antd component and is kept in the size cookie (800, en and zh)', async () => {
