@@ -155,6 +155,15 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
         );
     });
 
+    // --- the record title names fields of the record -----------------------------------
+    if (screen.recordTitle) {
+      const own = screen.kind === 'form' ? screen.record : undefined;
+      for (const m of new Set(textOf3(screen.recordTitle).flatMap((x) => [...x.matchAll(/\{([\w.]+)\}/g)].map((g) => g[1])))) {
+        const known = resource ? fieldKnown(resource, m, 'record') : own ? m.split('.')[0] in own.properties : true;
+        if (!known) add('/recordTitle', `{${m}} is not a field of the record`);
+      }
+    }
+
     // --- public screens ------------------------------------------------------------
     if (screen.public)
       routes.forEach((r, i) => {
@@ -530,3 +539,7 @@ function walkTexts(node: unknown, pointer: string, found: (pointer: string, lang
   for (const [k, v] of Object.entries(o)) if (k !== 'untranslated') walkTexts(v, `${pointer}/${escapePointerSegment(k)}`, found);
 }
 
+
+function textOf3(t: { zh: string; en: string; es: string }): string[] {
+  return [t.zh, t.en, t.es];
+}

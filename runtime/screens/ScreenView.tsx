@@ -4,17 +4,21 @@
  * actions open their forms in.
  */
 import { App as AntApp, Col, Drawer, Flex, Modal, Row, Skeleton, Tabs, Typography } from 'antd';
-import { Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSetAtom } from 'jotai';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { BrokenScreen, SchemaRegistry } from '../schema/registry.ts';
 import { formModeOf, type FormScreen, type PageScreen, type Screen } from '../schema/screen.ts';
-import { textOf } from '../schema/texts.ts';
+import { textOf, type Lang } from '../schema/texts.ts';
+import { tabKey } from '../shell/tabs/tab-list.ts';
 import { resolveParams } from '../schema/values.ts';
 import { ErrorPanel, ScreenProblem } from './ErrorPanel.tsx';
 import { FormOverlayContext, formTitle, type FormRequest } from './form-overlay.ts';
 import { ScreenHostContext, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { lazyView } from './lazy-view.ts';
+import { RecordReportContext } from './record-report.ts';
+import { composeTitle, recordNames, recordTemplate, recordTitlesAtom, titleMode } from './screen-title.ts';
 
 // Each kind's renderer is its own chunk, fetched the first time a screen of that kind is
 // shown: the login page and the shell never load rjsf, ajv, echarts or the grid.
@@ -121,6 +125,7 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
   const onDirtyChange = useCallback((d: boolean) => void (dirty.current = d), []);
   const openForm = useCallback((req: FormRequest) => {
     dirty.current = false;
+    setNames({});
     setRequest(req);
     setOpen(true);
   }, []);
@@ -139,10 +144,14 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
 
   const screen = request ? host.registry.screen(request.screen) : undefined;
   const form = screen?.kind === 'form' ? (screen as FormScreen) : undefined;
-  const title = form && request ? formTitle(form, request.mode, lang, t) : '';
+  const [names, setNames] = useState<Partial<Record<Lang, string>>>({});
+  const template = useMemo(() => (form ? recordTemplate(form, form.resource ? host.registry.resource(form.resource) : undefined) : null), [form, host.registry]);
+  const report = useCallback((record: unknown) => setNames(recordNames(template, record)), [template]);
+  const title = form && request ? formTitle(form, request.mode, lang, t, names[lang]) : '';
   const body =
     form && request ? (
       <ScreenHostContext.Provider value={{ ...host, params: { ...host.params, ...request.params } }}>
+        <RecordReportContext.Provider value={report}>
         <Suspense fallback={<ViewLoading />}>
           <FormView
             key={`${request.screen}:${request.mode}:${JSON.stringify(request.params)}`}
@@ -154,6 +163,7 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
             onDirtyChange={onDirtyChange}
           />
         </Suspense>
+        </RecordReportContext.Provider>
       </ScreenHostContext.Provider>
     ) : null;
 
@@ -180,19 +190,34 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
   );
 }
 
-/** A whole screen with its title, inside its host and its overlay host. */
-export function ScreenFrame({ screen, host }: { screen: Screen; host: ScreenHost }) {
+/**
+ * A whole screen with its title, inside its host and its overlay host. The heading names
+ * the record the screen's form or detail reports; at a route (`tabKey`), the tab, the
+ * breadcrumb and the browser title read the same (recordTitlesAtom).
+ */
+export function ScreenFrame({ screen, host, tabKey }: { screen: Screen; host: ScreenHost; tabKey?: string }) {
   const lang = useLang();
+  const { t } = useTranslation();
+  const [names, setNames] = useState<Partial<Record<Lang, string>>>({});
+  const mode = titleMode(screen, host.params);
+  const template = useMemo(() => recordTemplate(screen, screen.resource ? host.registry.resource(screen.resource) : undefined), [screen, host.registry]);
+  const report = useCallback((record: unknown) => setNames(recordNames(template, record)), [template]);
+  const setTitles = useSetAtom(recordTitlesAtom);
+  useEffect(() => {
+    if (tabKey) setTitles((prev) => ({ ...prev, [tabKey]: { mode, names } }));
+  }, [tabKey, mode, names, setTitles]);
   return (
     <ScreenHostContext.Provider value={host}>
-      <FormOverlayHost>
-        <Flex vertical gap={16} data-screen={screen.id}>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {textOf(screen.title, lang)}
-          </Typography.Title>
-          <ScreenBody screen={screen} />
-        </Flex>
-      </FormOverlayHost>
+      <RecordReportContext.Provider value={report}>
+        <FormOverlayHost>
+          <Flex vertical gap={16} data-screen={screen.id}>
+            <Typography.Title level={4} style={{ margin: 0 }} data-testid="screen-heading">
+              {composeTitle(textOf(screen.title, lang), mode, names[lang], t)}
+            </Typography.Title>
+            <ScreenBody screen={screen} />
+          </Flex>
+        </FormOverlayHost>
+      </RecordReportContext.Provider>
     </ScreenHostContext.Provider>
   );
 }
@@ -223,7 +248,7 @@ export function RoutedScreen({ registry, screenId, pattern, authority }: RoutedS
   );
   const screen = registry.screen(screenId);
   if (!screen) return <ScreenProblem title={t('screens.page.missingChild', { id: screenId })} />;
-  return <ScreenFrame screen={screen} host={host} />;
+  return <ScreenFrame screen={screen} host={host} tabKey={tabKey(location)} />;
 }
 
 /** An invalid document at its route. */

@@ -6,6 +6,7 @@
 import { createContext } from 'react';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
+import { composeTitle, type Translate } from './screen-title.ts';
 
 /** A form opened by an action, in a drawer or a modal over the screen that opened it. */
 export interface FormRequest {
@@ -22,6 +23,7 @@ export interface FormRequest {
 
 export const FormOverlayContext = createContext<((req: FormRequest) => void) | null>(null);
 
-export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string): string {
-  return `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
+/** A form's title in its mode, naming the record once it is loaded (screen-title.ts). */
+export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: Translate, name?: string | null): string {
+  return composeTitle(textOf(screen.title, lang), mode, name, t);
 }
