@@ -19,7 +19,15 @@ import { createHarness, renderScreen, settled, stableHtml, stubBrowserApis } fro
 
 const root = resolve(import.meta.dirname, '../..');
 const source = folderSource(root);
-const files = (source.documents() as { file: string; type: string }[]).filter((d) => d.type === 'screen').map((d) => d.file);
+const documents = (source.documents() as { file: string; type: string; content: unknown }[]).filter((d) => d.type === 'screen');
+const files = documents.map((d) => d.file);
+/** Form documents that can load a record get a second snapshot in show mode: the read view (descriptions). */
+const formFiles = documents
+  .filter((d) => {
+    const doc = JSON.parse(String(d.content)) as { kind?: string; resource?: string; endpoints?: { load?: unknown } };
+    return doc.kind === 'form' && !!(doc.resource || doc.endpoints?.load);
+  })
+  .map((d) => d.file);
 
 let registry: SchemaRegistry;
 beforeAll(async () => {
@@ -51,5 +59,20 @@ describe('schema snapshots', () => {
     await settled(h, container);
     const html = stableHtml(container, (el) => prettyDOM(el, Number.POSITIVE_INFINITY, { highlight: false }) || '');
     await expect(html).toMatchFileSnapshot(`./__snapshots__/schemas/${file.replace(/^schemas\//, '')}.html`);
+  }, 60_000);
+
+  it.each(formFiles)('%s in show mode', async (file) => {
+    const screen = [...registry.screens.values()].find((s) => s.file === file)!.screen;
+    if (screen.kind !== 'form') throw new Error(`${file} is not a form`);
+    const first = screenRoutes(screen)[0];
+    const params = { ...fixtureParams(first ? routeParams(first.route) : [screen.idParam ?? 'id']), [screen.modeParam ?? 'operate']: 'show' };
+    const h = createHarness(registry);
+    const { container } = renderScreen(h, registry, screen.id, { routePattern: first?.route, authority: first?.authority ?? screen.authority, params });
+    await settled(h, container);
+    // A read view: descriptions, no form controls, no required marks.
+    expect(container.querySelector('[data-testid="read-view"]'), file).not.toBeNull();
+    expect(container.querySelectorAll('input, textarea, select, .ant-form-item-required').length, file).toBe(0);
+    const html = stableHtml(container, (el) => prettyDOM(el, Number.POSITIVE_INFINITY, { highlight: false }) || '');
+    await expect(html).toMatchFileSnapshot(`./__snapshots__/schemas/${file.replace(/^schemas\//, '')}.show.html`);
   }, 60_000);
 });
