@@ -113,6 +113,11 @@ function PageView({ screen }: { screen: PageScreen }) {
   );
 }
 
+/** `next`, or `prev` when it names the record alike (no re-render for an equal name). */
+function sameNames(prev: Partial<Record<Lang, string>>, next: Partial<Record<Lang, string>>): Partial<Record<Lang, string>> {
+  return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
+}
+
 /** Hosts the forms that `openForm` actions open, in a drawer or a modal, and asks before closing a dirty one. */
 export function FormOverlayHost({ children }: { children: ReactNode }) {
   const host = useScreenHost();
@@ -146,11 +151,13 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
   const form = screen?.kind === 'form' ? (screen as FormScreen) : undefined;
   const [names, setNames] = useState<Partial<Record<Lang, string>>>({});
   const template = useMemo(() => (form ? recordTemplate(form, form.resource ? host.registry.resource(form.resource) : undefined) : null), [form, host.registry]);
-  const report = useCallback((record: unknown) => setNames(recordNames(template, record)), [template]);
+  const report = useCallback((record: unknown) => setNames((prev) => sameNames(prev, recordNames(template, record))), [template]);
   const title = form && request ? formTitle(form, request.mode, lang, t, names[lang]) : '';
+  // One host object per request: the form reloads its record whenever its host's params change identity.
+  const formHost = useMemo<ScreenHost>(() => ({ ...host, params: { ...host.params, ...request?.params } }), [host, request]);
   const body =
     form && request ? (
-      <ScreenHostContext.Provider value={{ ...host, params: { ...host.params, ...request.params } }}>
+      <ScreenHostContext.Provider value={formHost}>
         <RecordReportContext.Provider value={report}>
         <Suspense fallback={<ViewLoading />}>
           <FormView
@@ -201,7 +208,7 @@ export function ScreenFrame({ screen, host, tabKey }: { screen: Screen; host: Sc
   const [names, setNames] = useState<Partial<Record<Lang, string>>>({});
   const mode = titleMode(screen, host.params);
   const template = useMemo(() => recordTemplate(screen, screen.resource ? host.registry.resource(screen.resource) : undefined), [screen, host.registry]);
-  const report = useCallback((record: unknown) => setNames(recordNames(template, record)), [template]);
+  const report = useCallback((record: unknown) => setNames((prev) => sameNames(prev, recordNames(template, record))), [template]);
   const setTitles = useSetAtom(recordTitlesAtom);
   useEffect(() => {
     if (tabKey) setTitles((prev) => ({ ...prev, [tabKey]: { mode, names } }));
