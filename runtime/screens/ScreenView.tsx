@@ -211,7 +211,9 @@ export function ScreenFrame({ screen, host, tabKey }: { screen: Screen; host: Sc
   const report = useCallback((record: unknown) => setNames((prev) => sameNames(prev, recordNames(template, record))), [template]);
   const setTitles = useSetAtom(recordTitlesAtom);
   useEffect(() => {
-    if (tabKey) setTitles((prev) => ({ ...prev, [tabKey]: { mode, names } }));
+    if (!tabKey) return;
+    // Re-inserted last: the store keeps the most recent names.
+    setTitles((prev) => ({ ...Object.fromEntries(Object.entries(prev).filter(([k]) => k !== tabKey)), [tabKey]: { mode, names } }));
   }, [tabKey, mode, names, setTitles]);
   return (
     <ScreenHostContext.Provider value={host}>

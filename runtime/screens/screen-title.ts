@@ -82,4 +82,53 @@ export interface RecordTitle {
   names: Partial<Record<Lang, string>>;
 }
 
-export const recordTitlesAtom = atom<Readonly<Record<string, RecordTitle>>>({});
+type RecordTitles = Readonly<Record<string, RecordTitle>>;
+
+/** sessionStorage, like the open tabs: a reload keeps the names of tabs not visited again yet. */
+export const RECORD_TITLES_STORAGE_KEY = 'shell.recordTitles';
+/** Names kept (the most recent): far more than a tab strip holds. */
+const KEPT_TITLES = 100;
+
+function storage(): Storage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+function readStoredTitles(): RecordTitles {
+  try {
+    const parsed = JSON.parse(storage()?.getItem(RECORD_TITLES_STORAGE_KEY) ?? '{}') as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    const out: Record<string, RecordTitle> = {};
+    for (const [key, v] of Object.entries(parsed as Record<string, unknown>)) {
+      const t = v as Partial<RecordTitle> | null;
+      if (key.startsWith('/') && t && typeof t === 'object' && t.names && typeof t.names === 'object') out[key] = { mode: t.mode ?? null, names: t.names };
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+const storedTitlesAtom = atom<RecordTitles | null>(null);
+
+/** The record titles per tab key; written through an updater, saved to sessionStorage. */
+export const recordTitlesAtom = atom(
+  (get): RecordTitles => get(storedTitlesAtom) ?? readStoredTitles(),
+  (get, set, update: (prev: RecordTitles) => RecordTitles) => {
+    const next = Object.fromEntries(Object.entries(update(get(recordTitlesAtom))).slice(-KEPT_TITLES));
+    set(storedTitlesAtom, next);
+    try {
+      storage()?.setItem(RECORD_TITLES_STORAGE_KEY, JSON.stringify(next));
+    } catch {
+      // A full or unavailable storage only costs the names after a reload.
+    }
+  },
+);
+
+/** Forgets the stored names (log out). */
+export function forgetRecordTitles(): void {
+  storage()?.removeItem(RECORD_TITLES_STORAGE_KEY);
+}

@@ -62,12 +62,16 @@ describe('tab strip (item 4)', () => {
     await detailLinks.nth(1).waitFor();
     const [first, second] = [await detailLinks.nth(0).getAttribute('href'), await detailLinks.nth(1).getAttribute('href')];
     expect(first).not.toBe(second);
+    // Each detail's tab names its crop once the record is loaded (作物详情 · 水稻).
     await go(page, first!);
+    await page.getByRole('heading', { name: /^作物详情 · / }).waitFor();
     await go(page, second!);
+    await page.getByRole('heading', { name: /^作物详情 · / }).waitFor();
     await go(page, '/dashboard');
     await expect.poll(() => page.getByTestId('tab').count()).toBe(4);
     const titles = await tabTitles(page);
     expect(titles[0]).toBe('作物管理');
+    expect(titles[1]).toMatch(/^作物详情 · ./);
     expect(titles[1]).not.toBe(titles[2]);
     expect(titles[3]).toBe('首页');
 
