@@ -66,8 +66,24 @@ export function readSections(screen: FormScreen, model: FormModel, data: Record<
         options,
       });
     }
-    if (items.length) out.push({ title: section.title ? textOf(section.title, lang) : undefined, columns, items });
+    if (items.length) out.push({ title: section.title ? textOf(section.title, lang) : undefined, columns, items: fillRows(items, columns) });
   }
+  return out;
+}
+
+/** Spans widened so that every line of the grid is full (an item that does not fit starts the next line). */
+function fillRows(items: ReadItem[], columns: number): ReadItem[] {
+  const out = items.map((i) => ({ ...i }));
+  let used = 0;
+  out.forEach((item, i) => {
+    if (used + item.span > columns && i > 0) {
+      out[i - 1].span += columns - used;
+      used = 0;
+    }
+    used += item.span;
+    if (used === columns) used = 0;
+  });
+  if (used > 0) out[out.length - 1].span += columns - used;
   return out;
 }
 
