@@ -68,6 +68,9 @@ describe.each(engines())('every visible action as every demo account on $name', 
       expect(walk.problems, `walk problems as ${username}`).toEqual([]);
       // The walk saw something (the device manager's screens are not written yet).
       if (username === 'admin') expect(walk.probes.length).toBeGreaterThan(50);
+      // Nobody is offered disabling or deleting their own account (the server's rule, answered 40001).
+      const own = walk.probes.filter((p) => p.url === `/api/admin/user/${walk.me}` || p.url.startsWith(`/api/admin/user/updateUserStatus?id=${walk.me}&`));
+      expect(own.filter((p) => ['停用', '启用', '删除'].includes(p.action)).map((p) => `${p.action} ${p.url}`)).toEqual([]);
     } finally {
       await t.close();
     }
@@ -276,7 +279,7 @@ async function walkAs(t: TestApp, username: string) {
     }
     for (const run of later) await run();
   }
-  return { probes, problems, shown, hidden, screens };
+  return { probes, problems, shown, hidden, screens, me: info.id };
 }
 
 function label(a: Action): string {
