@@ -6,7 +6,7 @@
  * step run the same rules.
  */
 import { conditionFields, type Condition } from './conditions.ts';
-import { elementCodes as menuElementCodes, menuCodes, type MenuDocument } from './menus.ts';
+import { childLink, elementCodes as menuElementCodes, menuCodes, type MenuChild, type MenuDocument } from './menus.ts';
 import { IMPLICIT_SORTABLE, META_FIELDS, MAX_PAGE_SIZE, parseSort, type FieldSchema, type ResourceDocument } from './resource.ts';
 import {
   isResourceEndpoint, resolveElementCode, resolveRoute, routeParams, screenRoutes,
@@ -101,6 +101,8 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
   const routeShapes = new Map<string, string>();
   for (const { screen } of input.screens) for (const r of screenRoutes(screen)) routeShapes.set(routeShape(r.route), r.route);
   const widgets = new Set(input.widgetNames);
+  const menuEntries = new Map<string, MenuChild>();
+  for (const section of input.menus?.menus ?? []) for (const child of section.children) menuEntries.set(childLink(section, child).toLowerCase(), child);
   const missingResource = (name: string) =>
     input.invalidResources?.has(name) ? `names "${name}", whose resource document is invalid (see its problems)` : `names "${name}", which is no resource document`;
 
@@ -120,6 +122,27 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
     }
     if (screen.resource && !resource) add('/resource', missingResource(screen.resource));
     if (resource) checkGrants(resource, authorities, '/resource', add);
+
+    // --- one name per screen: the menu entry that opens a route names it as the screen does ---
+    routes.forEach((r, i) => {
+      const entry = menuEntries.get(r.route.toLowerCase());
+      if (!entry) return;
+      const differs = (['zh', 'en', 'es'] as const).filter((l) => entry.title[l] !== screen.title[l]);
+      if (differs.length)
+        add(
+          i === 0 && screen.route ? '/title' : `/aliases/${screen.route ? i - 1 : i}/route`,
+          `the menu entry "${entry.code}" opening ${r.route} is titled ${differs.map((l) => `${l} "${entry.title[l]}"`).join(', ')} but the screen ${differs.map((l) => `"${screen.title[l]}"`).join(', ')}: the menu, the tab and the heading must use one name`,
+        );
+    });
+
+    // --- the record title names fields of the record -----------------------------------
+    if (screen.recordTitle) {
+      const own = screen.kind === 'form' ? screen.record : undefined;
+      for (const m of new Set(textOf3(screen.recordTitle).flatMap((x) => [...x.matchAll(/\{([\w.]+)\}/g)].map((g) => g[1])))) {
+        const known = resource ? fieldKnown(resource, m, 'record') : own ? m.split('.')[0] in own.properties : true;
+        if (!known) add('/recordTitle', `{${m}} is not a field of the record`);
+      }
+    }
 
     // --- public screens ------------------------------------------------------------
     if (screen.public)
@@ -497,3 +520,7 @@ function walkTexts(node: unknown, pointer: string, found: (pointer: string, lang
   for (const [k, v] of Object.entries(o)) if (k !== 'untranslated') walkTexts(v, `${pointer}/${escapePointerSegment(k)}`, found);
 }
 
+
+function textOf3(t: { zh: string; en: string; es: string }): string[] {
+  return [t.zh, t.en, t.es];
+}

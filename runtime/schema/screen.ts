@@ -541,6 +541,13 @@ export interface ScreenBase {
   public?: boolean;
   /** Name of the resource document the screen is bound to. */
   resource?: string;
+  /**
+   * Names the record a form (edit, show) or a detail shows: `{field}` placeholders filled
+   * from the loaded record. Default `{<displayField>}` of the resource. The tab, the
+   * breadcrumb, the heading and the browser title then read e.g. 编辑种植规则 · 东北水稻规范
+   * (runtime/screens/screen-title.ts).
+   */
+  recordTitle?: I18nText;
 }
 
 export interface TableScreen extends ScreenBase, TableParts {

@@ -20,6 +20,7 @@ import { ValueView } from './format.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList } from './options.ts';
 import { TableView } from './TableView.tsx';
+import { useReportRecord } from './record-report.ts';
 
 type Data = Record<string, unknown>;
 
@@ -60,6 +61,7 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
     };
   }, [screen.load, screen.resource, baseCtx, host.registry, doc, id, http, t, reloads]);
 
+  useReportRecord(record);
   const fields = useMemo(() => screen.sections.flatMap((s) => s.fields), [screen.sections]);
   const ctx = useMemo<ValueContext>(() => ({ ...baseCtx, record: record ?? {} }), [baseCtx, record]);
   const options = useOptionsList(

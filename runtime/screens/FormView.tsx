@@ -29,6 +29,11 @@ import { formWidgets, SectionsTemplate, type FormContext } from './form-widgets.
 import { useLang, useScreenHost } from './host.ts';
 import { useLeaveGuard } from './leave-guard.ts';
 import { useOptionsList } from './options.ts';
+import { useReportRecord } from './record-report.ts';
+import { ReadView, readSections } from './ReadView.tsx';
+
+/** Modes shown as descriptions (ReadView) rather than as a form. */
+const READ_MODES: ReadonlySet<FormMode> = new Set(['show']);
 
 const ThemedForm = withTheme<Record<string, unknown>, RJSFSchema>(AntdTheme);
 const AntdFieldTemplate = AntdTheme.templates!.FieldTemplate as ComponentType<FieldTemplateProps<Record<string, unknown>, RJSFSchema>>;
@@ -127,6 +132,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
     };
   }, [mode, doc, model, id, screen.endpoints, screen.resource, screen.sections, ctxBase, host.registry, http, t, reloads]);
 
+  useReportRecord(loaded);
   const enumerated = useMemo(() => enumeratedFields(screen, model), [screen, model]);
   const ctx = useMemo<ValueContext>(() => ({ ...ctxBase, record: data }), [ctxBase, data]);
   const optionLists = useOptionsList(
@@ -176,6 +182,18 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         subTitle={loadFailure}
         extra={<Button onClick={() => setReloads((n) => n + 1)}>{t('screens.retry')}</Button>}
       />
+    );
+
+  // Show mode reads: descriptions in the form's sections, not a disabled form.
+  if (READ_MODES.has(mode))
+    return (
+      <Flex vertical gap={16}>
+        <ReadView sections={readSections(screen, model, data, lang, choices)} lang={lang} />
+        <Flex justify="space-between" wrap gap={8}>
+          <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: () => setReloads((n) => n + 1) }} data={loaded ?? data} />
+          <Button onClick={() => onDone(false)}>{t('screens.form.back')}</Button>
+        </Flex>
+      </Flex>
     );
 
   const submit = async (formData: Data) => {

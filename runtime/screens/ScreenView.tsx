@@ -4,18 +4,22 @@
  * actions open their forms in.
  */
 import { App as AntApp, Col, Drawer, Flex, Modal, Row, Skeleton, Tabs, Typography } from 'antd';
-import { Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSetAtom } from 'jotai';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { BrokenScreen, SchemaRegistry } from '../schema/registry.ts';
 import { formModeOf, type FormScreen, type PageScreen, type Screen } from '../schema/screen.ts';
-import { textOf } from '../schema/texts.ts';
+import { textOf, type Lang } from '../schema/texts.ts';
+import { tabKey } from '../shell/tabs/tab-list.ts';
 import { resolveParams } from '../schema/values.ts';
 import { ErrorPanel, ScreenProblem } from './ErrorPanel.tsx';
 import { FormOverlayContext, formTitle, type FormRequest } from './form-overlay.ts';
 import { ScreenHostContext, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { lazyView } from './lazy-view.ts';
 import { RoutedScreenIdContext } from './routed-screen.ts';
+import { RecordReportContext } from './record-report.ts';
+import { composeTitle, recordNames, recordTemplate, recordTitlesAtom, titleMode } from './screen-title.ts';
 
 // Each kind's renderer is its own chunk, fetched the first time a screen of that kind is
 // shown: the login page and the shell never load rjsf, ajv, echarts or the grid.
@@ -115,6 +119,11 @@ function PageView({ screen }: { screen: PageScreen }) {
   );
 }
 
+/** `next`, or `prev` when it names the record alike (no re-render for an equal name). */
+function sameNames(prev: Partial<Record<Lang, string>>, next: Partial<Record<Lang, string>>): Partial<Record<Lang, string>> {
+  return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
+}
+
 /** Hosts the forms that `openForm` actions open, in a drawer or a modal, and asks before closing a dirty one. */
 export function FormOverlayHost({ children }: { children: ReactNode }) {
   const host = useScreenHost();
@@ -127,6 +136,7 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
   const onDirtyChange = useCallback((d: boolean) => void (dirty.current = d), []);
   const openForm = useCallback((req: FormRequest) => {
     dirty.current = false;
+    setNames({});
     setRequest(req);
     setOpen(true);
   }, []);
@@ -145,10 +155,16 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
 
   const screen = request ? host.registry.screen(request.screen) : undefined;
   const form = screen?.kind === 'form' ? (screen as FormScreen) : undefined;
-  const title = form && request ? formTitle(form, request.mode, lang, t, request.subject) : '';
+  const [names, setNames] = useState<Partial<Record<Lang, string>>>({});
+  const template = useMemo(() => (form ? recordTemplate(form, form.resource ? host.registry.resource(form.resource) : undefined) : null), [form, host.registry]);
+  const report = useCallback((record: unknown) => setNames((prev) => sameNames(prev, recordNames(template, record))), [template]);
+  const title = form && request ? formTitle(form, request.mode, lang, t, names[lang] ?? request.subject) : '';
+  // One host object per request: the form reloads its record whenever its host's params change identity.
+  const formHost = useMemo<ScreenHost>(() => ({ ...host, params: { ...host.params, ...request?.params } }), [host, request]);
   const body =
     form && request ? (
-      <ScreenHostContext.Provider value={{ ...host, params: { ...host.params, ...request.params } }}>
+      <ScreenHostContext.Provider value={formHost}>
+        <RecordReportContext.Provider value={report}>
         <Suspense fallback={<ViewLoading />}>
           <FormView
             key={`${request.screen}:${request.mode}:${JSON.stringify(request.params)}`}
@@ -160,6 +176,7 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
             onDirtyChange={onDirtyChange}
           />
         </Suspense>
+        </RecordReportContext.Provider>
       </ScreenHostContext.Provider>
     ) : null;
 
@@ -186,19 +203,36 @@ export function FormOverlayHost({ children }: { children: ReactNode }) {
   );
 }
 
-/** A whole screen with its title, inside its host and its overlay host. */
-export function ScreenFrame({ screen, host }: { screen: Screen; host: ScreenHost }) {
+/**
+ * A whole screen with its title, inside its host and its overlay host. The heading names
+ * the record the screen's form or detail reports; at a route (`tabKey`), the tab, the
+ * breadcrumb and the browser title read the same (recordTitlesAtom).
+ */
+export function ScreenFrame({ screen, host, tabKey }: { screen: Screen; host: ScreenHost; tabKey?: string }) {
   const lang = useLang();
+  const { t } = useTranslation();
+  const [names, setNames] = useState<Partial<Record<Lang, string>>>({});
+  const mode = titleMode(screen, host.params);
+  const template = useMemo(() => recordTemplate(screen, screen.resource ? host.registry.resource(screen.resource) : undefined), [screen, host.registry]);
+  const report = useCallback((record: unknown) => setNames((prev) => sameNames(prev, recordNames(template, record))), [template]);
+  const setTitles = useSetAtom(recordTitlesAtom);
+  useEffect(() => {
+    if (!tabKey) return;
+    // Re-inserted last: the store keeps the most recent names.
+    setTitles((prev) => ({ ...Object.fromEntries(Object.entries(prev).filter(([k]) => k !== tabKey)), [tabKey]: { mode, names } }));
+  }, [tabKey, mode, names, setTitles]);
   return (
     <ScreenHostContext.Provider value={host}>
-      <FormOverlayHost>
-        <Flex vertical gap={16} data-screen={screen.id}>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {textOf(screen.title, lang)}
-          </Typography.Title>
-          <ScreenBody screen={screen} />
-        </Flex>
-      </FormOverlayHost>
+      <RecordReportContext.Provider value={report}>
+        <FormOverlayHost>
+          <Flex vertical gap={16} data-screen={screen.id}>
+            <Typography.Title level={4} style={{ margin: 0 }} data-testid="screen-heading">
+              {composeTitle(textOf(screen.title, lang), mode, names[lang], t)}
+            </Typography.Title>
+            <ScreenBody screen={screen} />
+          </Flex>
+        </FormOverlayHost>
+      </RecordReportContext.Provider>
     </ScreenHostContext.Provider>
   );
 }
@@ -231,7 +265,7 @@ export function RoutedScreen({ registry, screenId, pattern, authority }: RoutedS
   if (!screen) return <ScreenProblem title={t('screens.page.missingChild', { id: screenId })} />;
   return (
     <RoutedScreenIdContext.Provider value={screen.id}>
-      <ScreenFrame screen={screen} host={host} />
+      <ScreenFrame screen={screen} host={host} tabKey={tabKey(location)} />
     </RoutedScreenIdContext.Provider>
   );
 }

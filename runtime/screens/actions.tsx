@@ -1,6 +1,7 @@
 /**
  * The action runner (docs/schema-language.md, "Actions"): navigate, openForm, call and
- * export, each shown only when its element code is held and its condition holds. A
+ * export, each shown only when gating.ts allows it (element code held, the record's `_can`
+ * hints, the condition). A
  * navigation whose parameters cannot all be filled is shown disabled, never sent to a
  * half-filled URL.
  */
@@ -232,8 +233,8 @@ export const ROW_INLINE_ACTIONS = 2;
 /** A row of buttons for the actions the user may run here. */
 export function ActionButtons({ actions, scope, data, batch, variant = 'toolbar', extra, inline }: ActionButtonsProps) {
   const lang = useLang();
-  const permitted = useActionFilter();
-  const gate = useElementGate();
+  const permitted = useActionFilter(scope.resource);
+  const gate = useElementGate(scope.resource);
   const { run, available } = useRunAction(scope);
   const { t } = useTranslation();
   const shown = (actions ?? []).filter((a) => (batch ? gate(a) : permitted(a, data ?? {})));

@@ -6,6 +6,7 @@
 import { createContext } from 'react';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
 import { isI18nText, textOf, type I18nText, type Lang } from '../schema/texts.ts';
+import { composeTitle, type Translate } from './screen-title.ts';
 
 /** A form opened by an action, in a drawer or a modal over the screen that opened it. */
 export interface FormRequest {
@@ -24,8 +25,11 @@ export interface FormRequest {
 
 export const FormOverlayContext = createContext<((req: FormRequest) => void) | null>(null);
 
-export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: (k: string) => string, subject?: string | I18nText): string {
-  const base = `${t(`screens.form.mode.${mode}`)} · ${textOf(screen.title, lang)}`;
-  const name = subject === undefined ? '' : isI18nText(subject) ? textOf(subject, lang) : subject;
-  return name ? `${base} · ${name}` : base;
+/**
+ * A form's title in its mode, naming the record: by the name it reported once loaded
+ * (screen-title.ts), else by the subject the opening action gave.
+ */
+export function formTitle(screen: FormScreen, mode: FormMode, lang: Lang, t: Translate, name?: string | I18nText | null): string {
+  const text = name == null ? null : isI18nText(name) ? textOf(name, lang) : name;
+  return composeTitle(textOf(screen.title, lang), mode, text, t);
 }

@@ -12,8 +12,8 @@ import { currentLanguage } from '../i18n/i18n.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { Lang } from '../schema/texts.ts';
 import { elementCodesAtom } from '../session/atoms.ts';
-import { resolveElementCode, type Action, type Option } from '../schema/screen.ts';
-import { evaluate } from '../schema/conditions.ts';
+import type { Action, Option } from '../schema/screen.ts';
+import { actionAllowed, elementAllowed, type GateContext } from './gating.ts';
 
 export interface ScreenHost {
   registry: SchemaRegistry;
@@ -44,25 +44,23 @@ export function useLang(): Lang {
 }
 
 /**
- * Whether an action is offered: its element code (resolved against the route's
- * authority) is held, and its condition holds over `data`.
+ * Whether an action is offered (runtime/screens/gating.ts): its element code, given or
+ * implied by the resource it writes, is held; the record's `_can` hints allow it; its
+ * condition holds over `data`.
  */
-export function useActionFilter(): (action: Action, data: unknown) => boolean {
-  const elements = useAtomValue(elementCodesAtom);
-  const { authority } = useScreenHost();
-  return (action, data) => {
-    if (action.elementCode && !elements.has(resolveElementCode(action.elementCode, authority))) return false;
-    try {
-      return evaluate(action.when, data ?? {});
-    } catch {
-      return false;
-    }
-  };
+export function useActionFilter(resource?: string): (action: Action, data: unknown) => boolean {
+  const gc = useGateContext(resource);
+  return (action, data) => actionAllowed(action, gc, data);
 }
 
-/** Only the element-code half of the filter (batch actions test their condition on each selected row). */
-export function useElementGate(): (action: Action) => boolean {
+/** Only the element-code half of the filter (batch actions test the rest on each selected row). */
+export function useElementGate(resource?: string): (action: Action) => boolean {
+  const gc = useGateContext(resource);
+  return (action) => elementAllowed(action, gc);
+}
+
+function useGateContext(resource: string | undefined): GateContext {
   const elements = useAtomValue(elementCodesAtom);
-  const { authority } = useScreenHost();
-  return (action) => !action.elementCode || elements.has(resolveElementCode(action.elementCode, authority));
+  const { authority, registry } = useScreenHost();
+  return { elements, authority, registry, resource };
 }

@@ -2,6 +2,8 @@ import { matchPath } from 'react-router-dom';
 import type { ScreenMeta } from '../app/screens.ts';
 import type { GatedRoute } from '../routing/route-table.ts';
 import { pickText, type Language } from '../i18n/languages.ts';
+import type { Lang } from '../schema/texts.ts';
+import { composeTitle, type RecordTitle, type Translate } from '../screens/screen-title.ts';
 
 /** A title either from a screen document (all languages) or from the runtime's locale keys. */
 export type TitleSource = { text: ScreenMeta['title'] } | { key: string };
@@ -62,10 +64,19 @@ export interface RouteMatch {
   params: string[];
 }
 
-/** The title shown for a route: its own, with the parameter values after it (作物详情 · 12). */
-export function routeTitle(match: RouteMatch, translate: (key: string) => string, language: Language): string {
+/**
+ * The title shown for a route: its own, composed with what its screen reported of its
+ * record (新增种植规则, 作物详情 · 水稻; runtime/screens/screen-title.ts). Route parameters
+ * never show: until the record is loaded the tab reads the screen's title alone.
+ */
+export function routeTitle(match: RouteMatch, translate: Translate, language: Language, record?: RecordTitle): string {
   const title = 'key' in match.meta.title ? translate(match.meta.title.key) : pickText(match.meta.title.text, language);
-  return match.params.length > 0 ? `${title} · ${match.params.join(' / ')}` : title;
+  return record ? composeTitle(title, record.mode, record.names[language as Lang], translate) : title;
+}
+
+/** The browser's title: the active tab's, then the console's name. */
+export function documentTitle(pageTitle: string | null, appName: string): string {
+  return pageTitle && pageTitle !== appName ? `${pageTitle} - ${appName}` : appName;
 }
 
 /**

@@ -15,6 +15,14 @@ import { id, offsetOf, okObject, okPage, page, pagedQuery, strictObject } from '
 
 const tags = ['organisations'];
 
+/**
+ * Per-record permission hints for the console (runtime/screens/gating.ts): nobody deletes
+ * the organisation they belong to, so that row offers no deletion.
+ */
+function nurseryCan(me: SessionUser, org: OrgRow): Record<string, boolean> {
+  return { edit: true, delete: org.id !== me.orgId };
+}
+
 /** Who reaches the multi-farm screens (a provider's farms, the platform's). */
 export const MULTI_FARM_MENUS = ['multiFarm', 'multiFarmIndex'];
 /** Who reaches the seedling-base screen; writes need the element of its index entry. */
@@ -134,7 +142,7 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
           ORDER BY o.id LIMIT ${p.add(q.pageSize)} OFFSET ${p.add(offsetOf(q))}`,
         p.values,
       );
-      return ok(page(rows.map((r) => ({ ...orgView(r), people: r.people })), total, q));
+      return ok(page(rows.map((r) => ({ ...orgView(r), people: r.people, _can: nurseryCan(me, r) })), total, q));
     },
   );
 
@@ -151,7 +159,7 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
       const me = requireAnyMenu(req, NURSERY_MENUS);
       const org = await visibleOrg(db, me, req.params.id);
       if (org.type !== 4) throw notFound();
-      return ok(orgView(org));
+      return ok({ ...orgView(org), _can: nurseryCan(me, org) });
     },
   );
 
@@ -200,7 +208,8 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
       const org = await db.transaction(async (tx) => {
         const before = await visibleOrg(tx, me, req.params.id, { forUpdate: true });
         if (before.type !== 4) throw notFound();
-        if (req.body.status !== undefined && before.id === me.orgId) throw forbidden();
+        // A form sends the status it showed: only a change of one's own base's status is refused.
+        if (req.body.status !== undefined && req.body.status !== before.status && before.id === me.orgId) throw forbidden();
         const p = new Params();
         const sets: string[] = [];
         const changes: Record<string, { from: unknown; to: unknown }> = {};

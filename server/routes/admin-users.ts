@@ -36,7 +36,9 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
       limit: q.pageSize,
       offset: s.offsetOf(q),
     });
-    return ok(s.page(rows, total, q));
+    // Per-record hints for the console's gating (runtime/screens/gating.ts): nobody disables or deletes their own account.
+    const me = caller(req);
+    return ok(s.page(rows.map((r) => ({ ...r, _can: { status: r.id !== me.id, delete: r.id !== me.id } })), total, q));
   };
 
   app.get<{ Querystring: PageQ & { orgId?: number; blocId?: number } }>(

@@ -144,6 +144,9 @@ describe.each(engines())('registration review, farms and seedling bases on $name
       expect(list.data.rows.every((r: { type: number }) => r.type === 4)).toBe(true);
       const own = await f.as('nursery', 'GET', '/api/admin/nursery/page');
       expect(own.data.rows.map((r: { name: string }) => r.name)).toEqual(['绿源育苗基地']);
+      // Per-record hints for the console's gating: nobody is offered the deletion of their own base.
+      expect(own.data.rows[0]._can).toEqual({ edit: true, delete: false });
+      expect(list.data.rows.find((r: { name: string }) => r.name === '绿源育苗基地')._can).toEqual({ edit: true, delete: true });
 
       const add = await f.as('admin', 'POST', '/api/admin/nursery', { name: '松江水稻育秧工厂', city: '哈尔滨市', contact: '赵刚', phone: '0451-8888888' });
       expect(add.status).toBe(200);
@@ -160,6 +163,8 @@ describe.each(engines())('registration review, farms and seedling bases on $name
       const mine = await f.orgOf('nursery');
       expect((await f.as('nursery', 'PUT', `/api/admin/nursery/${mine}`, { address: '寿光市文家街道育苗园区 2 号' })).status).toBe(200);
       expect((await f.as('nursery', 'PUT', `/api/admin/nursery/${mine}`, { status: 0 })).status).toBe(40301);
+      // The form sends the status it showed: unchanged, it is no attempt to disable the base.
+      expect((await f.as('nursery', 'PUT', `/api/admin/nursery/${mine}`, { status: 1, contact: '王苗' })).status).toBe(200);
       expect((await f.as('nursery', 'POST', '/api/admin/nursery', { name: '分场' })).status).toBe(40301);
       expect((await f.as('nursery', 'DELETE', `/api/admin/nursery/${mine}`)).status).toBe(40301);
       expect((await f.as('nursery', 'PUT', `/api/admin/nursery/${add.data.id}`, { city: 'x' })).status).toBe(40401);

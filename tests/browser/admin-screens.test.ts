@@ -134,7 +134,7 @@ describe('administration screens as admin', () => {
     await page.goto('/baseManager/userManager');
     await row('admin').waitFor();
     await visible('userManager').getByRole('button', { name: '新增' }).click();
-    await drawer().getByText('新增 · 用户').waitFor();
+    await drawer().getByText('新增用户').waitFor();
     await drawer().getByLabel('用户名', { exact: true }).fill(username);
     await drawer().getByLabel('密码', { exact: true }).fill('demo_2026');
     await drawer().getByLabel('姓名', { exact: true }).fill('测试用户');
@@ -192,7 +192,7 @@ describe('administration screens as admin', () => {
     await section.getByRole('button', { name: '展开' }).click();
 
     await section.getByRole('button', { name: '新增子菜单' }).click();
-    await drawer().getByText('新增 · 菜单').waitFor();
+    await drawer().getByText('新增菜单').waitFor();
     await drawer().getByLabel('编码（权限键）').fill(code);
     await drawer().getByLabel('中文', { exact: true }).fill('测试菜单');
     await drawer().getByLabel('English', { exact: true }).fill('Test entry');

@@ -115,7 +115,7 @@ describe('crop management as admin', () => {
 
     await page.getByRole('button', { name: '新增' }).click();
     const drawer = page.locator('.ant-drawer-section');
-    await drawer.getByText('新增 · 作物信息').waitFor();
+    await drawer.getByText('新增作物信息').waitFor();
     // The browser validates with the record schema first: an empty form is refused without a request.
     await drawer.getByRole('button', { name: '保存' }).click();
     // In words for people, the server's words (runtime/schema/messages.ts), not ajv's.
@@ -140,7 +140,7 @@ describe('crop management as admin', () => {
     // Edit while someone else changes the record: the server refuses the stale version (40001, field "version").
     const [{ id }] = (await api<{ rows: { id: number }[] }>('GET', `/api/kms/crops/page?name=${encodeURIComponent(name)}`)).rows;
     await row(name).getByRole('button', { name: '编辑' }).click();
-    await drawer.getByText('编辑 · 作物信息').waitFor();
+    await drawer.getByText('编辑作物信息').waitFor();
     await expect(drawer.getByLabel('作物名称').inputValue()).resolves.toBe(name);
     const current = await api<Record<string, unknown>>('GET', `/api/kms/crops/${id}`);
     await api('PUT', `/api/kms/crops/${id}`, { ...crop(name, 0), version: current.version, englishName: 'Changed elsewhere' });
@@ -222,9 +222,12 @@ describe('planting rules as admin', () => {
     await row(name).getByRole('button', { name: '查看' }).click();
     await page.waitForURL(/\/agricultureKnowledge\/editPlantRules\/show\/\d+$/);
     form = screen('plantRulesForm');
-    await expect.poll(() => form.getByLabel('规则名称').inputValue()).toBe(name);
-    await expect(form.getByLabel('规则名称').isDisabled()).resolves.toBe(true);
+    // A read view: the name as a description, the crop by its name, no inputs.
+    await form.getByTestId('read-view').getByText(name, { exact: true }).waitFor();
+    await form.getByTestId('read-view').getByText('番茄', { exact: true }).waitFor();
+    await expect(form.locator('input, textarea').count()).resolves.toBe(0);
     await expect(form.getByRole('button', { name: '保存' }).count()).resolves.toBe(0);
+    await page.getByRole('heading', { name: `种植规则 · ${name}` }).waitFor();
     await form.getByRole('button', { name: '返回' }).click();
     await page.waitForURL('**/agricultureKnowledge/plantRules');
 

@@ -64,14 +64,18 @@ describe('tab strip (item 4)', () => {
     await detailLinks.nth(1).waitFor();
     const [first, second] = [await detailLinks.nth(0).getAttribute('href'), await detailLinks.nth(1).getAttribute('href')];
     expect(first).not.toBe(second);
+    // Each detail's tab names its crop once the record is loaded (作物详情 · 水稻).
     await go(page, first!);
+    await page.getByRole('heading', { name: /^作物详情 · / }).waitFor();
     await go(page, second!);
+    await page.getByRole('heading', { name: /^作物详情 · / }).waitFor();
     await go(page, '/dashboard');
     await expect.poll(() => page.getByTestId('tab').count()).toBe(4);
     const titles = await tabTitles(page);
     // The home tab is pinned first, without a close button.
     expect(titles[0]).toBe('首页');
     expect(titles[1]).toBe('作物管理');
+    expect(titles[2]).toMatch(/^作物详情 · ./);
     expect(titles[2]).not.toBe(titles[3]);
     expect(await tab(page, '/dashboard').getByTestId('tab-close').count()).toBe(0);
 
@@ -95,7 +99,7 @@ describe('tab strip (item 4)', () => {
     const page = await open({ user: 'admin', lang: 'en', path: CROPS });
     await go(page, '/errorLog');
     await go(page, '/dashboard');
-    await expect.poll(() => tabTitles(page)).toEqual(['Home', 'Crop management', 'Error log']);
+    await expect.poll(() => tabTitles(page)).toEqual(['Home', 'Crops', 'Error log']);
 
     await fromContextMenu(page, '/errorLog', 'Close Others');
     await page.waitForURL('**/errorLog');
@@ -182,8 +186,8 @@ describe('language and size (item 5)', () => {
 
     await page.getByTestId('language-switch').click();
     await page.locator('.ant-select-item-option[title="English"]').click();
-    await page.getByRole('heading', { name: 'Crop management' }).waitFor();
-    await expect.poll(() => tabTitles(page)).toEqual(['Home', 'Crop management']);
+    await page.getByRole('heading', { name: 'Crops', exact: true }).waitFor();
+    await expect.poll(() => tabTitles(page)).toEqual(['Home', 'Crops']);
     await expect.poll(() => page.getByTestId('breadcrumbs').locator('li:not(.ant-breadcrumb-separator)').allTextContents()).toEqual([
       'Home',
       'Agricultural knowledge',
@@ -196,8 +200,8 @@ describe('language and size (item 5)', () => {
 
     await page.getByTestId('language-switch').click();
     await page.locator('.ant-select-item-option[title="Español"]').click();
-    await page.getByRole('heading', { name: 'Gestión de cultivos' }).waitFor();
-    await expect.poll(() => tabTitles(page)).toEqual(['Inicio', 'Gestión de cultivos']);
+    await page.getByRole('heading', { name: 'Cultivos', exact: true }).waitFor();
+    await expect.poll(() => tabTitles(page)).toEqual(['Inicio', 'Cultivos']);
   });
 
   it('size large / medium / small reaches every antd component and is kept in the size cookie (800, en and zh)', async () => {

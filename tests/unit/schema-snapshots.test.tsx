@@ -23,7 +23,15 @@ import { markupWithoutHashes, semanticTree } from './semantic-tree.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const source = folderSource(root);
-const files = (source.documents() as { file: string; type: string }[]).filter((d) => d.type === 'screen').map((d) => d.file);
+const documents = (source.documents() as { file: string; type: string; content: unknown }[]).filter((d) => d.type === 'screen');
+const files = documents.map((d) => d.file);
+/** Form documents that can load a record get a second snapshot in show mode: the read view (descriptions). */
+const formFiles = documents
+  .filter((d) => {
+    const doc = JSON.parse(String(d.content)) as { kind?: string; resource?: string; endpoints?: { load?: unknown } };
+    return doc.kind === 'form' && !!(doc.resource || doc.endpoints?.load);
+  })
+  .map((d) => d.file);
 
 let registry: SchemaRegistry;
 beforeAll(async () => {
@@ -65,5 +73,21 @@ describe('schema snapshots', () => {
       expect(html, 'no hashed class name in the gallery').not.toMatch(/css-dev-only|css-var-/);
       await expect(html).toMatchFileSnapshot(`./__snapshots__/gallery/${name}.html`);
     }
+  }, 60_000);
+
+  it.each(formFiles)('%s in show mode', async (file) => {
+    const screen = [...registry.screens.values()].find((s) => s.file === file)!.screen;
+    if (screen.kind !== 'form') throw new Error(`${file} is not a form`);
+    const first = screenRoutes(screen)[0];
+    const params = { ...fixtureParams(first ? routeParams(first.route) : [screen.idParam ?? 'id']), [screen.modeParam ?? 'operate']: 'show' };
+    const h = createHarness(registry);
+    const { container } = renderScreen(h, registry, screen.id, { routePattern: first?.route, authority: first?.authority ?? screen.authority, params });
+    await settled(h, container);
+    // A read view: descriptions, no form controls, no required marks.
+    expect(container.querySelector('[data-testid="read-view"]'), file).not.toBeNull();
+    expect(container.querySelectorAll('input, textarea, select, .ant-form-item-required').length, file).toBe(0);
+    const requests = [...new Set(h.transport.log)].map((r) => `> ${r}`).join('\n');
+    const outline = stableHtml(container, (el) => semanticTree(el));
+    await expect(`${requests}\n\n${outline}`).toMatchFileSnapshot(`./__snapshots__/schemas/${file.replace(/^schemas\//, '')}.show.txt`);
   }, 60_000);
 });

@@ -114,7 +114,7 @@ describe('in the DOM', () => {
 
   it('shows a localised panel for a registered widget whose implementation is not provided', async () => {
     const docs = folderSource(root).documents() as SourceDocument[];
-    const widget = { file: 'schemas/screens/x/mapScreen.json', type: 'screen' as const, content: { $schema: 'https://farm-backoffice.local/schema/screen.schema.json', formatVersion: 1, revision: 1, id: 'mapScreen', kind: 'widget', widget: 'map', route: '/showMap/index', authority: 'showMapIndex', title: { zh: '地图', en: 'Map', es: 'Mapa' } } };
+    const widget = { file: 'schemas/screens/x/mapScreen.json', type: 'screen' as const, content: { $schema: 'https://farm-backoffice.local/schema/screen.schema.json', formatVersion: 1, revision: 1, id: 'mapScreen', kind: 'widget', widget: 'map', route: '/showMap/index', authority: 'showMapIndex', title: { zh: '农场地图', en: 'Farm map', es: 'Mapa de granjas' } } };
     const reg = buildRegistry([...docs, widget].map((d) => ({ ...d, source: 'bundled' })));
     expect(reg.screen('mapScreen')).toBeDefined();
     const h = createHarness(reg, { language: 'en' });

@@ -209,14 +209,14 @@ describe('route meta and titles', () => {
     { path: '/agricultureKnowledge/cropDetail/:id', authority: 'x', meta: { id: 'cropDetail', title, keepAlive: false, hidden: true } },
   ];
 
-  it('built-in pages by locale key, screens by their document, parameters after the title', () => {
+  it('built-in pages by locale key, screens by their document, the record’s name (never the route parameters) after the title', () => {
     const dash = findRouteMeta('/dashboard', screens)!;
     expect(routeTitle(dash, t, 'en')).toBe('«shell.pages.dashboard»');
     const list = findRouteMeta('/agricultureKnowledge/cropsManager', screens)!;
     expect(list.meta.keepAlive).toBe(true);
     expect(routeTitle(list, t, 'es')).toBe('Cultivos');
     const detail = findRouteMeta('/agricultureKnowledge/cropDetail/12', screens)!;
-    expect(routeTitle(detail, t, 'zh')).toBe('作物详情 · 12');
+    expect(routeTitle(detail, t, 'zh')).toBe('作物详情');
     expect(findRouteMeta('/nowhere', screens)).toBeNull();
   });
 });

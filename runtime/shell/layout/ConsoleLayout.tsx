@@ -11,7 +11,8 @@ import { menuCodesAtom, permissionMenuAtom, userInfoAtom } from '../../session/a
 import { buildBreadcrumbs } from '../breadcrumbs.ts';
 import { useLanguage, useShellApi } from '../hooks.ts';
 import { PasswordDialog } from '../password/PasswordDialog.tsx';
-import { findRouteMeta, routeHelp, routeOpensTab, routeTitle } from '../route-meta.ts';
+import { documentTitle, findRouteMeta, routeHelp, routeOpensTab, routeTitle } from '../route-meta.ts';
+import { recordTitlesAtom } from '../../screens/screen-title.ts';
 import { Sidebar } from '../sidebar/Sidebar.tsx';
 import { useDevice } from '../sidebar/useDevice.ts';
 import { baseInfoAtom, consoleConfigAtom, passwordDialogOpenAtom } from '../state/atoms.ts';
@@ -91,28 +92,34 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
 
   const guide = useMemo(() => (match ? { page: routeTitle(match, t, language), paragraphs: routeHelp(match, t, language) } : undefined), [match, t, language]);
 
+  const recordTitles = useAtomValue(recordTitlesAtom);
   const crumbsFor = useCallback(
-    (pathname: string) => {
+    (pathname: string, key = pathname) => {
       const m = findRouteMeta(pathname, screens);
       return buildBreadcrumbs({
         pathname,
         menu,
-        pageTitle: m ? routeTitle(m, t, language) : null,
+        pageTitle: m ? routeTitle(m, t, language, recordTitles[key]) : null,
         homeTitle: t('shell.pages.dashboard'),
         homePath: HOME_PATH,
         language,
       });
     },
-    [screens, menu, t, language],
+    [screens, menu, t, language, recordTitles],
   );
   const titleOf = useCallback(
     (key: string) => {
       const pathname = key.split('?')[0];
       const m = findRouteMeta(pathname, screens);
-      return m ? routeTitle(m, t, language) : (crumbsFor(pathname).at(-1)?.title ?? pathname);
+      return m ? routeTitle(m, t, language, recordTitles[key]) : (crumbsFor(pathname, key).at(-1)?.title ?? pathname);
     },
-    [screens, t, language, crumbsFor],
+    [screens, t, language, crumbsFor, recordTitles],
   );
+  // The browser's title follows the active tab.
+  const activeTitle = opensTab ? titleOf(activeKey) : null;
+  useEffect(() => {
+    document.title = documentTitle(activeTitle, t('app.name'));
+  }, [activeTitle, t]);
 
   // Scroll positions per tab: a kept-alive view comes back where the user left it.
   const scroller = useRef<HTMLDivElement>(null);
@@ -164,7 +171,7 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
             data-testid="sidebar-toggle"
           />
           <div style={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 16, overflow: 'hidden' }}>
-            <Breadcrumbs crumbs={crumbsFor(location.pathname)} />
+            <Breadcrumbs crumbs={crumbsFor(location.pathname, activeKey)} />
             {!mobile && <HeaderTitle />}
           </div>
           <Space size={mobile ? 0 : 4} style={{ flex: 'none' }}>

@@ -1,6 +1,7 @@
 import { atom, useAtom } from 'jotai';
 import { useCallback, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { forgetRecordTitles } from '../../screens/screen-title.ts';
 import { reduceTabs, restoreTabs, serialiseTabs, tabKey, withHome, type TabAction, type TabsState } from './tab-list.ts';
 
 /** sessionStorage: open tabs survive a reload of the page, not the end of the browser session. */
@@ -20,6 +21,7 @@ function storage(): Storage | null {
 /** Forgets the open tabs (log out: the next user of the browser starts with none). */
 export function forgetStoredTabs(): void {
   storage()?.removeItem(TABS_STORAGE_KEY);
+  forgetRecordTitles();
 }
 
 /**

@@ -1,0 +1,120 @@
+/**
+ * A form screen in show mode (查看): the record as descriptions, never as a disabled form.
+ * The form's own sections, columns, spans, titles and conditions; each field a label and
+ * its value formatted as a list or a detail shows it (references and enumerations by
+ * their labels, dates, booleans, rich text, images), an empty value as «—». Passwords and
+ * hidden fields are not shown.
+ */
+import { Card, Descriptions, Flex } from 'antd';
+import { evaluate } from '../schema/conditions.ts';
+import type { ColumnRender, FormScreen } from '../schema/screen.ts';
+import { textOf, type Lang } from '../schema/texts.ts';
+import { defaultWidget, fieldTitle, type FormModel } from './form-schema.ts';
+import { ValueView } from './format.tsx';
+import type { ResolvedOption } from './options.ts';
+
+/** Shown for a field without a value. */
+export const EMPTY_VALUE = '—';
+
+export interface ReadItem {
+  field: string;
+  label: string;
+  span: number;
+  render: ColumnRender;
+  value: unknown;
+  options: ResolvedOption[] | null;
+}
+
+export interface ReadSection {
+  title?: string;
+  columns: number;
+  items: ReadItem[];
+}
+
+const RENDER_OF_WIDGET: Partial<Record<string, ColumnRender>> = {
+  richText: 'html',
+  image: 'image',
+  date: 'date',
+  datetime: 'datetime',
+  switch: 'boolean',
+  number: 'number',
+};
+
+/** The sections and items a show view draws for `data` (pure: the snapshot and unit tests read it). */
+export function readSections(screen: FormScreen, model: FormModel, data: Record<string, unknown>, lang: Lang, choices: Map<string, ResolvedOption[] | null>): ReadSection[] {
+  const out: ReadSection[] = [];
+  const seen = new Set<string>();
+  for (const section of screen.sections) {
+    if (section.when && !holds(section.when, data)) continue;
+    const columns = section.columns ?? 2;
+    const items: ReadItem[] = [];
+    for (const f of section.fields) {
+      if (f.hiddenIn?.includes('show') || (f.when && !holds(f.when, data))) continue;
+      const prop = model.record.properties[f.field];
+      if (!prop || seen.has(f.field)) continue;
+      const widget = f.widget ?? defaultWidget(f, prop, !!model.references?.[f.field]);
+      if (widget === 'password' || widget === 'hidden') continue;
+      seen.add(f.field);
+      const options = choices.get(f.field) ?? null;
+      const coloured = !!options?.some((o) => o.color);
+      items.push({
+        field: f.field,
+        label: fieldTitle(f, prop, lang),
+        span: Math.min(f.span ?? 1, columns),
+        render: coloured ? 'tag' : (RENDER_OF_WIDGET[widget] ?? 'text'),
+        value: data[f.field],
+        options,
+      });
+    }
+    if (items.length) out.push({ title: section.title ? textOf(section.title, lang) : undefined, columns, items: fillRows(items, columns) });
+  }
+  return out;
+}
+
+/** Spans widened so that every line of the grid is full (an item that does not fit starts the next line). */
+function fillRows(items: ReadItem[], columns: number): ReadItem[] {
+  const out = items.map((i) => ({ ...i }));
+  let used = 0;
+  out.forEach((item, i) => {
+    if (used + item.span > columns && i > 0) {
+      out[i - 1].span += columns - used;
+      used = 0;
+    }
+    used += item.span;
+    if (used === columns) used = 0;
+  });
+  if (used > 0) out[out.length - 1].span += columns - used;
+  return out;
+}
+
+export function isEmptyValue(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+export function ReadView({ sections, lang }: { sections: ReadSection[]; lang: Lang }) {
+  return (
+    <Flex vertical gap={16} data-testid="read-view">
+      {sections.map((s, i) => (
+        <Card key={i} size="small" title={s.title}>
+          <Descriptions
+            column={s.columns}
+            items={s.items.map((item) => ({
+              key: item.field,
+              label: item.label,
+              span: item.span,
+              children: isEmptyValue(item.value) ? EMPTY_VALUE : <ValueView value={item.value} fmt={{ render: item.render, lang }} options={item.options} />,
+            }))}
+          />
+        </Card>
+      ))}
+    </Flex>
+  );
+}
+
+function holds(c: Parameters<typeof evaluate>[0], data: unknown): boolean {
+  try {
+    return evaluate(c, data);
+  } catch {
+    return false;
+  }
+}
