@@ -51,6 +51,7 @@ export function loginUrl(original?: string): string {
  */
 export function afterLoginTarget(search: string): string {
   const redirect = new URLSearchParams(search).get('redirect');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\') || /[\u0000-\u001f]/.test(redirect)) return HOME_PATH;
   if (normalisePath(redirect.split(/[?#]/)[0]).toLowerCase() === LOGIN_PATH) return HOME_PATH;
   return redirect;

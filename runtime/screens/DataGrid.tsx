@@ -122,7 +122,10 @@ export function useSelection(store: SelectionStore): RowSelectionState {
 }
 
 function toggleRow(store: SelectionStore, id: string, on: boolean, single: boolean): void {
-  if (single) return store.set(on ? { [id]: true } : NO_SELECTION);
+  if (single) {
+    store.set(on ? { [id]: true } : NO_SELECTION);
+    return;
+  }
   const next = { ...store.get() };
   if (on) next[id] = true;
   else delete next[id];
@@ -230,6 +233,7 @@ export function DataGrid(props: DataGridProps) {
 
   return (
     // Focusable, so a keyboard can scroll a table wider than its box (axe: scrollable-region-focusable).
+    // biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll it (axe scrollable-region-focusable)
     <div className="sg-scroll" ref={scrollRef} style={{ ...cssVars, maxHeight: virtual ? height : undefined }} tabIndex={0} role="region" aria-label={props.caption}>
       <table className="sg-table" style={{ width: layout.total, minWidth: '100%' }} aria-rowcount={rows.length + 1} aria-busy={props.loading || undefined}>
         {props.caption ? <caption style={{ position: 'absolute', left: -10000 }}>{props.caption}</caption> : null}

@@ -98,10 +98,12 @@ function PageView({ screen }: { screen: PageScreen }) {
     for (const [k, v] of Object.entries(resolveParams(c.params, { route: host.params, query: host.query }))) params[k] = v === undefined || v === null ? undefined : String(v);
     const title = c.title ?? child?.title;
     const body = child ? (
+      // biome-ignore lint/correctness/useJsxKeyInIterable: an item's body; its key is the item's `key`
       <ScreenHostContext.Provider value={{ ...host, params }}>
         <ScreenBody screen={child} />
       </ScreenHostContext.Provider>
     ) : (
+      // biome-ignore lint/correctness/useJsxKeyInIterable: an item's body; its key is the item's `key`
       <ScreenProblem title={t('screens.page.missingChild', { id: c.screen })} />
     );
     return { key: c.screen, title: title ? textOf(title, lang) : c.screen, span: c.span ?? 24, body };

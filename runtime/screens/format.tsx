@@ -93,6 +93,7 @@ export function ValueView({ value, fmt, options, link }: { value: unknown; fmt: 
   }
   if (fmt.render === 'changes' && isChangeList(value)) return <ChangesView lines={value} />;
   if (fmt.render === 'image' && typeof value === 'string' && value) return <Image src={value} width={48} height={48} style={{ objectFit: 'cover' }} />;
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: safeHtml sanitises with DOMPurify first (docs/schema-language.md, html render)
   if (fmt.render === 'html' && typeof value === 'string') return <div className="schema-html" data-html dangerouslySetInnerHTML={{ __html: safeHtml(value) }} />;
   return <ScalarView value={value} fmt={fmt} options={options} link={link} />;
 }

@@ -70,7 +70,7 @@ export async function menuTree(db: Queryable, lang: Lang): Promise<MenuView[]> {
   const { rows } = await db.query<MenuRow>(`SELECT ${MENU_COLUMNS} FROM menus ORDER BY sort DESC, id`);
   const sections = new Map<number, MenuView>();
   for (const r of rows) if (r.parent_id === null) sections.set(r.id, { ...menuView(r, lang), children: [] });
-  for (const r of rows) if (r.parent_id !== null) sections.get(r.parent_id)?.children!.push({ ...menuView(r, lang), children: [] });
+  for (const r of rows) if (r.parent_id !== null) sections.get(r.parent_id)?.children?.push({ ...menuView(r, lang), children: [] });
   return [...sections.values()];
 }
 

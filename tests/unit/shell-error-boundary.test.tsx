@@ -17,8 +17,8 @@ function Harness() {
   const [armed, setArmed] = useState(false);
   return (
     <>
-      <button onClick={() => setArmed(true)}>arm</button>
-      <button onClick={() => setArmed(false)}>disarm</button>
+      <button type="button" onClick={() => setArmed(true)}>arm</button>
+      <button type="button" onClick={() => setArmed(false)}>disarm</button>
       <ErrorBoundary>
         <Bomb armed={armed} />
       </ErrorBoundary>

@@ -210,6 +210,7 @@ export function CheckboxTreeWidget(props: WidgetProps) {
     ) : null;
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset would bring its own border and legend into antd's form layout
     <div id={props.id} role="group" aria-label={props.label} data-checkbox-tree>
       {toolbar}
       {treeData.length === 0 ? (

@@ -102,6 +102,7 @@ export function RichTextWidget(props: WidgetProps) {
           {tool('clear', <ClearOutlined />, () => exec('removeFormat'))}
         </Space>
       ) : null}
+      {/* biome-ignore lint/a11y/useSemanticElements lint/a11y/useFocusableInteractive: a contentEditable rich-text area is a textbox no input element can be; it takes focus when editable */}
       <div
         id={props.id}
         ref={area}

@@ -74,6 +74,7 @@ function toItems(menu: MenuItem[], language: Language, onNavigate?: () => void):
     .filter((m) => !m.hidden)
     .map((parent) => {
       const title = pickText(parent.title, language);
+      // biome-ignore lint/correctness/useJsxKeyInIterable: a menu item's icon property, not a list child
       const icon = <MenuIcon name={parent.icon} />;
       const children = parent.children.filter((c) => !c.hidden);
       if (children.length === 0) {
