@@ -325,23 +325,7 @@ function checkField(field: FieldSchema, at: string, problems: { pointer: string;
   });
 }
 
-export type WriteAction = 'create' | 'update' | 'delete';
-
-/** Menu codes that grant reading the resource. */
-export function authorityKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases'>): string[] {
-  return [doc.authority, ...(doc.authorityAliases ?? [])];
-}
-
-/** Menu codes that grant reading: the authority, its aliases and the read-only grants. */
-export function readKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'readAuthorities'>): string[] {
-  return [...authorityKeys(doc), ...(doc.readAuthorities ?? [])];
-}
-
-/** Menu code → element code of `action` under it, for the authority and each alias. */
-export function accessKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'elements'>, action: WriteAction): { menu: string; element: string }[] {
-  const suffix = doc.elements[action].slice(doc.authority.length);
-  return authorityKeys(doc).map((menu) => ({ menu, element: `${menu}${suffix}` }));
-}
+export { accessKeys, authorityKeys, readKeys, type WriteAction } from './resource-access.ts';
 
 /** The query parameters a searchable field contributes to the page query. */
 export function filterParamNames(s: SearchableField): string[] {

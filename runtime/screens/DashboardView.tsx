@@ -16,7 +16,7 @@ import type { ChartBlock, DashboardScreen, EndpointRef, StatBlock } from '../sch
 import { textOf, type Lang } from '../schema/texts.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { useLang, useScreenHost } from './host.ts';
-import { formatScalar } from './format.tsx';
+import { formatDuration, formatSize, type DurationUnit, type SizeUnit } from '../format/duration.ts';
 import { SchemaIcon } from './icons.tsx';
 
 echarts.use([LineChart, BarChart, PieChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
@@ -63,7 +63,13 @@ function StatCard({ block }: { block: StatBlock }) {
   const numeric = typeof raw === 'number' ? raw : typeof raw === 'string' && raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
   // A word (a state such as "up") shows as text, through the block's options when it has them.
   const option = block.options?.find((o) => o.value === raw);
-  const words = numeric !== undefined && block.render ? formatScalar(numeric, { render: block.render, unit: block.valueUnit, lang }, null, ['', '']) : undefined;
+  // Durations and sizes in words; the chart library's own number formatting for the rest.
+  const words =
+    numeric === undefined || !block.render
+      ? undefined
+      : block.render === 'duration'
+        ? formatDuration(numeric, lang, (block.valueUnit as DurationUnit | undefined) ?? 's')
+        : formatSize(numeric, lang, (block.valueUnit as SizeUnit | undefined) ?? 'B');
   const value = option ? textOf(option.label, lang) : (words ?? numeric ?? (typeof raw === 'string' && raw !== '' ? raw : undefined));
   return (
     <Card size="small">

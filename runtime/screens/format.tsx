@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDuration, formatSize, type DurationUnit, type SizeUnit } from '../format/duration.ts';
 import type { ColumnRender, ValueUnit } from '../schema/screen.ts';
 import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
-import { safeHtml } from './fields/RichTextWidget.tsx';
+import { safeHtml } from './safe-html.ts';
 import { optionLabel, type ResolvedOption } from './options.ts';
 import { ChangesView, changesText, isChangeList } from './changes-view.tsx';
 

@@ -17,7 +17,8 @@
  * call the same function.
  */
 import { evaluate } from '../schema/conditions.ts';
-import { accessKeys, type ResourceDocument, type WriteAction } from '../schema/resource.ts';
+import type { ResourceDocument } from '../schema/resource.ts';
+import { accessKeys, type WriteAction } from '../schema/resource-access.ts';
 import { isResourceEndpoint, resolveElementCode, type Action, type Screen } from '../schema/screen.ts';
 
 /** The row or record property carrying per-record permission hints. */

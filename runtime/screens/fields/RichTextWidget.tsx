@@ -8,14 +8,12 @@
 import { BoldOutlined, ClearOutlined, ItalicOutlined, LinkOutlined, OrderedListOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { Button, Input, Popover, Space, Tooltip, theme } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
-import DOMPurify from 'dompurify';
+import { safeHtml } from '../safe-html.ts';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** HTML safe to put into the page: no scripts, event attributes or javascript: links. */
-export function safeHtml(html: string): string {
-  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input', 'button'], FORBID_ATTR: ['style'] });
-}
+export { safeHtml } from '../safe-html.ts';
 
 /** An empty editor leaves `<br>` or empty paragraphs behind: those count as no value. */
 export function editorValue(html: string): string | undefined {
