@@ -40,10 +40,27 @@ async function countUpTo(db: Queryable, q: PageQuery, limit: number): Promise<nu
   return rows[0].n;
 }
 
-/** The planner's row estimate for the page's conditions: planning only, a fraction of a millisecond. */
+/**
+ * The planner's row estimate for the page's conditions. Planning over a table with many
+ * partial indexes costs a few milliseconds on PGlite, and the figure changes only when
+ * the statistics do (ANALYZE), so it is kept for ESTIMATE_TTL_MS per database, SQL and values.
+ */
 export async function plannerEstimate(db: Queryable, q: PageQuery): Promise<number> {
+  const key = `${q.where}\0${JSON.stringify(q.params)}`;
+  const cache = estimates.get(db) ?? new Map<string, { n: number; at: number }>();
+  estimates.set(db, cache);
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < ESTIMATE_TTL_MS) return hit.n;
   const { rows } = await db.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM resource_records r WHERE ${q.where}`, q.params);
   const raw = Object.values(rows[0])[0];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: { 'Plan Rows': number } }[];
-  return Math.round(plan[0].Plan['Plan Rows']);
+  const n = Math.round(plan[0].Plan['Plan Rows']);
+  if (cache.size >= ESTIMATE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, { n, at: now });
+  return n;
 }
+
+export const ESTIMATE_TTL_MS = 30_000;
+const ESTIMATE_CACHE_SIZE = 1_000;
+const estimates = new WeakMap<Queryable, Map<string, { n: number; at: number }>>();
