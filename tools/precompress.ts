@@ -7,7 +7,7 @@
  *   npx tsx tools/precompress.ts [dist]          # also run by the Vite build (vite.config.ts)
  */
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -56,7 +56,7 @@ export function precompressPlugin(): Plugin {
     name: 'console:precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       const started = Date.now();
