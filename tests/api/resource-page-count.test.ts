@@ -3,6 +3,10 @@ import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { COUNT_CAP } from '../../server/resources/page.ts';
 import { call, demoOrg } from './resource-fixtures.ts';
+import { createHttpClient } from '../../runtime/http/client.ts';
+import { createNotifierSlot } from '../../runtime/http/notifier-slot.ts';
+import { fetchAllRows } from '../../runtime/screens/export.ts';
+import type { AddressInfo } from 'node:net';
 
 // The page query counts matches exactly up to a cap and gives the planner's estimate past
 // it (docs/resources.md, "Counts"): these tests put more than COUNT_CAP records of one
@@ -114,6 +118,43 @@ describe.each(engines())('page counts of the resource engine on $name', (engine)
     const fromTwo = two.data.rows.filter((row: { category: string }) => row.category === 'fertilizer').map((row: { id: number }) => row.id);
     expect(fromTwo).toEqual(one.data.rows.map((row: { id: number }) => row.id));
     expect(two.data.rows.some((row: { category: string }) => row.category === 'seed')).toBe(true);
+  });
+
+  it('exports every matching row through the console client although the total is not exact', async () => {
+    // Half the rows seen by the statistics, half not (no ANALYZE after them): the estimate
+    // is about half the truth, so a full page's total is below the rows that exist, and only
+    // a short page may end the export.
+    await t.db.query('ALTER TABLE resource_records SET (autovacuum_enabled = false)');
+    const farm = await demoOrg(t.db, 'farm');
+    const insert = (from: number) =>
+      t.db.query(
+        `INSERT INTO resource_records(resource, farm_id, bloc_id, data)
+         SELECT 'farmMaterials', $1, $2, jsonb_build_object('name', 'late ' || g, 'category', 'seedling', 'unit', '袋', 'unitPrice', g % 7)
+           FROM generate_series($3::int, $3::int + 1599) g`,
+        [farm.orgId, farm.blocId, from],
+      );
+    await insert(1);
+    await t.db.query('ANALYZE resource_records');
+    await insert(1601);
+    const late = (
+      await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resource_records WHERE resource = 'farmMaterials' AND data->>'category' = 'seedling'`)
+    ).rows[0].n;
+    const first = await call(t, admin, 'GET', `${BASE}?category=seedling&pageSize=500`);
+    expect(first.data.totalExact).toBe(false);
+    expect(first.data.total).toBeLessThan(late);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const http = createHttpClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      getToken: () => admin,
+      getLanguage: () => 'en',
+      notifier: createNotifierSlot(),
+      translate: (key) => key,
+      endSession: () => undefined,
+    });
+    const { rows } = await fetchAllRows(http, BASE, { category: 'seedling', sort: 'unitPrice' }, late + 100);
+    expect(rows).toHaveLength(late);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(late);
   });
 
   it('declares totalExact in the OpenAPI document of the page reply', async () => {
