@@ -1,10 +1,12 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompressPlugin } from './tools/precompress.ts';
 
 // The console: index.html at the root, runtime/main.tsx as the entry, dist/ as the output
 // that the API server serves. In development /api goes to the API server (npm run dev).
 export default defineConfig({
-  plugins: [react(), iconsByFile(), schemasChecked()],
+  // precompressPlugin: .br and .gz copies of every text file, served by server/http/static.ts.
+  plugins: [react(), iconsByFile(), schemasChecked(), precompressPlugin()],
   publicDir: 'public',
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),

@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyError, type FastifyPluginAsync } from 'fastify';
 import { existsSync } from 'node:fs';
-import fastifyStatic from '@fastify/static';
 import type { Database } from './db/database.ts';
 import type { ServerConfig } from './config.ts';
 import { TokenService, tokenFromHeader } from './auth/tokens.ts';
@@ -13,6 +12,8 @@ import { pickLang, type Lang } from './i18n/lang.ts';
 import { t } from './i18n/catalog.ts';
 import { apiModules } from './modules.ts';
 import { registerOpenApi } from './resources/openapi.ts';
+import { registerCompression } from './http/compression.ts';
+import { registerConsoleFiles, sendConsoleIndex } from './http/static.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 
 declare module 'fastify' {
@@ -74,17 +75,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return reply.code(404).send({ status: Status.NOT_FOUND, message: t(req.lang, 'common.routeNotFound'), data: null });
     }
     // Client-side routes: every other path is the console's index.html.
-    if (req.method === 'GET' && existsSync(`${opts.config.distDir}/index.html`)) return reply.sendFile('index.html');
+    if (req.method === 'GET' && existsSync(`${opts.config.distDir}/index.html`)) return sendConsoleIndex(reply);
     return reply.code(404).send('Not found');
   });
 
   await registerSecurityHeaders(app, opts.config);
+  await registerCompression(app);
   await registerOpenApi(app);
   await app.register(api, { prefix: '/api' });
 
-  if (existsSync(opts.config.distDir)) {
-    await app.register(fastifyStatic, { root: opts.config.distDir, wildcard: false, index: ['index.html'] });
-  }
+  await registerConsoleFiles(app, opts.config.distDir);
   return app;
 }
 

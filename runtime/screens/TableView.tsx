@@ -352,7 +352,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
             total={page?.total ?? 0}
             showSizeChanger
             pageSizeOptions={[10, 20, 50, 100]}
-            showTotal={(total) => t(page?.totalExact === false ? 'screens.table.totalAtLeast' : 'screens.table.total', { total })}
+            showTotal={(total) => t(page?.totalExact === false ? 'screens.table.totalAbout' : 'screens.table.total', { total })}
             onChange={(p, size) => updateList(size !== pageSize ? { pageSize: size, pageIndex: 1 } : { pageIndex: p })}
           />
         </Flex>

@@ -14,7 +14,7 @@ export const DEFAULT_EXPORT_ROWS = 10_000;
 export interface PageReply {
   rows: GridRow[];
   total: number;
-  /** false when the server stopped counting: `total` is then a lower bound. */
+  /** false when the server did not count every match: `total` is then an estimate. */
   totalExact?: boolean;
   pageIndex: number;
   pageSize: number;
@@ -29,7 +29,9 @@ export async function fetchAllRows(http: HttpClient, url: string, query: Record<
     const page = env.data;
     total = page?.total ?? 0;
     rows.push(...(page?.rows ?? []));
-    if (!page?.rows?.length || rows.length >= total) break;
+    // An estimated total may be too low or too high: only a short page ends the result then.
+    const pageRows = page?.rows?.length ?? 0;
+    if (pageRows < MAX_PAGE_SIZE || (page?.totalExact !== false && rows.length >= total)) break;
   }
   return { rows: rows.slice(0, maxRows), total };
 }

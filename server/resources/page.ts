@@ -5,9 +5,10 @@
  *
  * `total` counts every row that matches the filters (not just this page); `pageIndex`
  * starts at 1; `pageSize` is at most MAX_PAGE_SIZE. A page past the end has no rows and
- * the true total. A route that stops counting at a cap (the resource engine does, see
- * COUNT_CAP) says so with `totalExact: false`, and `total` is then a lower bound; the field
- * is absent when the total is exact, so the other paged replies are unchanged. These helpers give routes the JSON Schemas of that shape, so that the
+ * the true total. A route that does not count every match (the resource engine, above
+ * COUNT_CAP) says so with `totalExact: false`: `total` is then an estimate, never less
+ * than the rows known to exist; the field is absent when the total is exact, so the other
+ * paged replies are unchanged. These helpers give routes the JSON Schemas of that shape, so that the
  * OpenAPI document describes it once per route without anyone writing it by hand.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../runtime/schema/resource.ts';
@@ -16,19 +17,19 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 export const MAX_PAGE_INDEX = 1_000_000;
 
 /**
- * The resource engine counts matches up to this many (or to the end of the page asked
- * for, when that is further). Counting costs one heap visit per match — an expression
- * index cannot answer a count on its own — so an exact count over 100,000 matches
- * would cost more than everything else of the request together.
+ * The resource engine counts matches exactly up to this many; past it the total of a full
+ * page is the planner's estimate (server/resources/page-count.ts). Counting costs one heap
+ * visit per match — an expression index cannot answer a count on its own — so an exact
+ * count over 100,000 matches would cost more than everything else of the request together.
  */
-export const COUNT_CAP = 10_000;
+export const COUNT_CAP = 1_000;
 
 export interface Page<T> {
   rows: T[];
   total: number;
   pageIndex: number;
   pageSize: number;
-  /** Present (false) only when counting stopped at a cap: `total` is then a lower bound. */
+  /** Present (false) only when `total` was not counted exactly: it is then an estimate, at least the rows known to exist. */
   totalExact?: false;
 }
 
@@ -62,7 +63,7 @@ export function pageSchema(row: Record<string, unknown>): Record<string, unknown
       totalExact: {
         type: 'boolean',
         const: false,
-        description: 'Present only when counting stopped at a cap: there are more than `total` matching rows. Absent when `total` is exact.',
+        description: 'Present only when `total` is not an exact count: more rows match than the engine counts exactly, and `total` is an estimate (never below the rows known to exist). Absent when `total` is exact.',
       },
     },
   };

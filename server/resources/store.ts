@@ -5,12 +5,14 @@ import { audit } from '../audit/log.ts';
 import { business, notFound, type FieldError } from '../http/envelope.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { t } from '../i18n/catalog.ts';
-import { DEFAULT_PAGE_SIZE, parseSort, type ResourceDocument } from '../../runtime/schema/resource.ts';
+import type { ResourceDocument } from '../../runtime/schema/resource.ts';
 import { diffRecords } from './diff.ts';
 import { msg } from './messages.ts';
 import { assertCrossFieldRules } from './validation.ts';
-import { COUNT_CAP, pageOf, type Page } from './page.ts';
-import { fieldExpr, ident, likePattern, orderBy, paramCast, Params, ROW_FROM, rowSelect, rowView, scopeCondition, type RecordRow } from './sql.ts';
+import { pageOf, type Page } from './page.ts';
+import { pageQuery, pageRowsSql } from './page-query.ts';
+import { pageTotal } from './page-count.ts';
+import { fieldExpr, ident, Params, ROW_FROM, rowSelect, rowView, scopeCondition, type RecordRow } from './sql.ts';
 
 export type RecordView = Record<string, unknown>;
 export type Body = Record<string, unknown>;
@@ -34,57 +36,12 @@ export class ResourceStore {
   }
 
   async page(db: Queryable, user: SessionUser, query: Record<string, unknown>): Promise<Page<RecordView>> {
-    const doc = this.doc;
-    const pageIndex = (query.pageIndex as number | undefined) ?? 1;
-    const pageSize = (query.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
-    const sort = parseSort((query.sort as string | undefined) ?? doc.defaultSort, doc);
-    if ('error' in sort) throw business(msg['resource.badSort'], { detail: sort.error }, [{ field: 'sort', message: sort.error }]);
-
-    const p = new Params();
-    const where = [`r.resource = ${ident(doc.name)}`, scopeCondition(doc, user, p)];
-    for (const s of doc.searchable) {
-      const expr = fieldExpr(doc, s.field);
-      const cast = paramCast(doc, s.field);
-      if (s.filter === 'range') {
-        const from = query[`${s.field}From`];
-        const to = query[`${s.field}To`];
-        if (from !== undefined && to !== undefined && (from as number | string) > (to as number | string)) {
-          throw business(msg['resource.rangeReversed'], {}, (lang: Lang) => [{ field: `${s.field}From`, message: t(lang, msg['resource.rangeReversed']) }]);
-        }
-        if (from !== undefined) where.push(`${expr} >= ${p.add(from)}::${cast}`);
-        if (to !== undefined) where.push(`${expr} <= ${p.add(to)}::${cast}`);
-        continue;
-      }
-      const value = query[s.field];
-      if (value === undefined) continue;
-      if (s.filter === 'eq') where.push(`${expr} = ${p.add(value)}::${cast}`);
-      else if (s.filter === 'like') where.push(`${expr} ILIKE ${p.add(likePattern(String(value)))}`);
-      else {
-        // One value (what a select box sends) is an equality, which the planner estimates
-        // from the expression statistics and matches to an index better than `= ANY`.
-        const values = value as unknown[];
-        if (values.length === 1) where.push(`${expr} = ${p.add(values[0])}::${cast}`);
-        else where.push(`${expr} = ANY(${p.add(values)}::${cast}[])`);
-      }
-    }
-    const whereSql = where.join(' AND ');
-    // Count up to the cap, or to the end of this page when that is further, so that the
-    // pager can always offer the page after the one shown. One more row than the limit
-    // tells "exactly the limit" from "more".
-    const countLimit = Math.max(COUNT_CAP, (pageIndex + 1) * pageSize);
-    const countParams = [...p.values, countLimit + 1];
-    const countSql = `SELECT count(*)::int AS n FROM (SELECT 1 FROM resource_records r WHERE ${whereSql} LIMIT $${countParams.length}) m`;
-    // The page's ids first, the rows after: PostgreSQL computes the SELECT list (the owner's
-    // name, the reference labels) for every row an OFFSET skips, not just the ones returned.
-    const order = orderBy(doc, sort);
-    const rowsSql = `SELECT ${this.select}
-      FROM (SELECT r.id FROM resource_records r WHERE ${whereSql}
-             ORDER BY ${order} LIMIT ${p.add(pageSize)} OFFSET ${p.add((pageIndex - 1) * pageSize)}) page
-      JOIN resource_records r ON r.id = page.id LEFT JOIN organisations o ON o.id = r.farm_id
-      ORDER BY ${order}`;
-    const [rows, count] = await Promise.all([db.query<RecordRow>(rowsSql, p.values), db.query<{ n: number }>(countSql, countParams)]);
-    const counted = count.rows[0].n;
-    return pageOf(rows.rows.map(rowView), Math.min(counted, countLimit), pageIndex, pageSize, counted <= countLimit);
+    const q = pageQuery(this.doc, user, query);
+    const { sql, params } = pageRowsSql(q, this.select);
+    // Rows first: a page that is not full gives the total without a count (page-count.ts).
+    const rows = (await db.query<RecordRow>(sql, params)).rows;
+    const { total, exact } = await pageTotal(db, q, rows.length);
+    return pageOf(rows.map(rowView), total, q.pageIndex, q.pageSize, exact);
   }
 
   async get(db: Queryable, user: SessionUser, id: number): Promise<RecordView> {

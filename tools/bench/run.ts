@@ -13,6 +13,10 @@ const BENCHES: Record<string, Bench> = {
     description: 'resource engine: page query over 100,000 records (page size 20, one filter, one sort) under autocannon, PGlite and PostgreSQL',
     load: () => import('./resource-page.ts'),
   },
+  serving: {
+    description: 'console delivery: first-load bytes and time plain / gzip / brotli, keep-alive, repeat visit with immutable assets against max-age=0',
+    load: () => import('./serving.ts'),
+  },
   'browser-screens': {
     description: 'screen runtime in headless Chromium: cold tables (10 × 5, 100 × 50, 10,000 × 50), 10,000 × 50 table page, row selection, page change, 200-field form, routes for 1,000 menu entries, registry and validation',
     load: () => import('./browser-screens.ts'),
