@@ -36,9 +36,10 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
       limit: q.pageSize,
       offset: s.offsetOf(q),
     });
-    // Per-record hints for the console's gating (runtime/screens/gating.ts): nobody disables or deletes their own account.
+    // Per-record hints for the console's gating (runtime/screens/gating.ts): nobody disables or deletes their own account,
+    // nor resets their own password here (that ends their own session; the password dialog of spec 2.7 is the way).
     const me = caller(req);
-    return ok(s.page(rows.map((r) => ({ ...r, _can: { status: r.id !== me.id, delete: r.id !== me.id } })), total, q));
+    return ok(s.page(rows.map((r) => ({ ...r, _can: { status: r.id !== me.id, delete: r.id !== me.id, resetPassword: r.id !== me.id } })), total, q));
   };
 
   app.get<{ Querystring: PageQ & { orgId?: number; blocId?: number } }>(
