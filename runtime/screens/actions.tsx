@@ -241,8 +241,8 @@ export function ActionButtons({ actions, scope, data, batch, variant = 'toolbar'
   if (!shown.length && !extra) return null;
   const small = variant === 'row';
   const limit = inline ?? (small ? ROW_INLINE_ACTIONS : Infinity);
-  // A «more» menu for a single action would hide it for nothing.
-  const cut = shown.length > limit + 1 ? limit : shown.length;
+  // Never more than `limit` buttons in a row, so the action column keeps one width (issue 9, item 6).
+  const cut = Math.min(limit, shown.length);
   const overflow = shown.slice(cut);
   return (
     <Space size={small ? 0 : 8} wrap={!small}>

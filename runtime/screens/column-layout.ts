@@ -110,7 +110,7 @@ export function hiddenByWidth(columns: readonly Pick<Column, 'field' | 'priority
 export function actionsWidth(actions: readonly Action[] | undefined, label: (a: Action) => string, moreLabel: string, inline: number): number {
   const list = actions ?? [];
   if (!list.length) return 0;
-  const cut = list.length > inline + 1 ? inline : list.length;
+  const cut = Math.min(inline, list.length);
   const button = (text: string, icon: boolean) => textWidth(text) + 16 + (icon ? 22 : 0);
   let w = list.slice(0, cut).reduce((s, a) => s + button(label(a), !!a.icon), 0);
   if (cut < list.length) w += button(moreLabel, true);

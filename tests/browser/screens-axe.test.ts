@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
-import { api, apiToken, openShell } from './shell-support.ts';
+import { api, apiToken, injectAxe, openShell } from './shell-support.ts';
 
 interface ScreenDoc {
   id: string;
@@ -75,7 +75,7 @@ function routesFor(menus: ReadonlySet<string>, fill: Record<string, string>): { 
 
 /** axe-core in the page: serious and critical violations, each with what axe says of its first nodes. */
 async function axeSeriousViolations(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  await injectAxe(page);
   return page.evaluate(async () => {
     type Result = { violations: { id: string; impact: string; nodes: { target: string[]; failureSummary?: string }[] }[] };
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<Result> } }).axe;

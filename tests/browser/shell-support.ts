@@ -1,4 +1,5 @@
 import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { baseUrl } from './browser.ts';
@@ -55,9 +56,20 @@ export const pathOf = (page: Page) => {
   return url.pathname + url.search;
 };
 
+/**
+ * Puts axe-core into the page once. Evaluated through the DevTools protocol: the console's
+ * Content-Security-Policy (no inline script) refuses a script tag, as it should.
+ */
+export async function injectAxe(page: Page): Promise<void> {
+  if (await page.evaluate(() => 'axe' in window)) return;
+  axeSource ??= readFileSync(resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(`${axeSource};window.axe = axe;`);
+}
+let axeSource: string | undefined;
+
 /** Runs axe-core in the page; returns the serious and critical violations. */
 export async function axeSeriousViolations(page: Page): Promise<{ id: string; impact: string; help: string; targets: string[] }[]> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  await injectAxe(page);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
