@@ -87,8 +87,7 @@ describe('login and the session flow', () => {
   it('mobile is refused in English too', async () => {
     await fresh();
     await page.goto('/login');
-    await page.getByLabel('语言').click();
-    await page.locator('.ant-select-item-option[title="English"]').click();
+    await page.getByLabel('语言').selectOption('en');
     await page.getByLabel('Username').fill('mobile');
     await page.getByLabel('Password').fill('demo_2026');
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -45,7 +45,7 @@ describe('error boundary', () => {
     expect(screen.getByText('growing')).toBeTruthy();
     fireEvent.click(screen.getByText('arm'));
     // The failure page loads with antd, on the first failure (the login page renders without antd).
-    expect(await screen.findByText('This page failed')).toBeTruthy();
+    expect(await screen.findByText('This page failed', {}, { timeout: 15_000 })).toBeTruthy();
     const [entry] = store.get(errorLogAtom);
     expect(entry.message).toBe('RangeError: crop yield out of range');
     expect(entry.info).toContain('Bomb');
