@@ -83,7 +83,7 @@ export function LoginPage() {
             <h2>{t('login.title')}</h2>
             <PlainLanguageSwitch />
           </div>
-          <form name="login" className="login-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
+          <form id="login" name="login" className="login-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
             <Field
               id={`${id}-username`}
               label={t('login.username')}
