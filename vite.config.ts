@@ -28,14 +28,13 @@ export default defineConfig({
         // also captures the small helpers they share with others (react-is, lodash...) and
         // then every route that needs one of those loads the whole group. Reached only
         // through dynamic imports (runtime/screens/ScreenView.tsx), they fall to the
-        // automatic chunks of the screens that use them. antd takes only what the login
-        // page uses ($initial); the shell's and the screens' components go with them.
+        // automatic chunks of the screens that use them. antd gets no group either: the
+        // login page renders without it, and each route takes the components it uses.
         codeSplitting: {
           groups: [
             { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 100 },
             { name: 'vendor-router', test: /node_modules[\\/](react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/, priority: 80 },
             { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next|html-parse-stringify|void-elements|use-sync-external-store)[\\/]/, priority: 80 },
-            { name: 'vendor-antd', test: /node_modules[\\/](antd|@ant-design[\\/](?!icons)|@rc-component|rc-[^\\/]+|@babel[\\/]runtime|classnames|dayjs|stylis|@emotion)[\\/]?/, tags: ['$initial'], priority: 70 },
           ],
         },
       },

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConsoleApp } from './app/ConsoleApp.tsx';
 import { applyDocumentLanguage, createConsoleServices } from './app/services.ts';
+import { preloadAntd } from './app/lazy-antd.tsx';
 import { preloadShell } from './shell/lazy-shell.tsx';
 
 const services = createConsoleServices();
@@ -17,11 +18,12 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// Once the first page is up, fetch what the next one most likely needs (the shell and the
-// table renderer) while the user types; not before, so it does not compete with the login
+// Once the first page is up, fetch what the next one most likely needs (antd and its
+// providers, the shell and the table renderer) while the user types; not before, so it does not compete with the login
 // form for the network and the main thread.
 const whenIdle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 200));
 whenIdle(() => {
+  preloadAntd();
   preloadShell();
   void screens
     .then(() => import('./screens/ScreenView.tsx'))

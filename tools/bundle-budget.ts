@@ -45,28 +45,29 @@ const kB = 1000;
 /**
  * The routes and their budgets: each held at what it loads now plus about 5 %, so that no
  * route grows unnoticed; lower a budget whenever a route gets lighter. Issue 10's targets
- * (login 150 kB, first table 350 kB) are printed beside them: docs/console.md (Bundle)
- * says why they are not met yet and what it would take.
+ * (login 150 kB, met: the login page renders without antd; first table 350 kB) are printed
+ * beside them: docs/console.md (Bundle) says why the first table's is not met yet and
+ * what it would take. The routes after login load antd's frame (antd-frame.tsx) first.
  */
 export const ROUTE_BUDGETS: RouteBudget[] = [
-  { route: '/login', description: 'login form usable', loads: [], budget: 330 * kB, target: 150 * kB },
+  { route: '/login', description: 'login form usable', loads: [], budget: 128 * kB, target: 150 * kB },
   {
     route: 'first table',
     description: 'login, then a table screen with its menu icons',
-    loads: ['runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/TableView.tsx', 'runtime/icons/icon-files.ts'],
-    budget: 670 * kB,
+    loads: ['runtime/app/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/TableView.tsx', 'runtime/icons/icon-files.ts'],
+    budget: 655 * kB,
     target: 350 * kB,
   },
   {
     route: 'form',
     description: 'login, then a form screen',
-    loads: ['runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/FormView.tsx', 'runtime/icons/icon-files.ts'],
+    loads: ['runtime/app/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/FormView.tsx', 'runtime/icons/icon-files.ts'],
     budget: 785 * kB,
   },
   {
     route: 'dashboard',
     description: 'login, then a dashboard screen (charts)',
-    loads: ['runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/DashboardView.tsx', 'runtime/icons/icon-files.ts'],
+    loads: ['runtime/app/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/DashboardView.tsx', 'runtime/icons/icon-files.ts'],
     budget: 735 * kB,
   },
 ];

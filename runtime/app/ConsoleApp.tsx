@@ -1,13 +1,9 @@
-import { App as AntApp, ConfigProvider } from 'antd';
 import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, useState } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
-import { antdNotifier } from '../http/antd-notifier.ts';
-import { isLanguage, DEFAULT_LANGUAGE } from '../i18n/languages.ts';
 import { LOGIN_PATH, normalisePath, START_PATH } from '../routing/access.ts';
 import { AppRoutes } from '../shell/AppRoutes.tsx';
-import { antdLocales } from './antd-locale.ts';
 import { ServicesContext, useServices } from './context.ts';
 import type { ScreenRoute } from './screens.ts';
 import type { ConsoleServices } from './services.ts';
@@ -21,19 +17,20 @@ export interface ConsoleAppProps {
   screens?: readonly ScreenRoute[] | Promise<readonly ScreenRoute[]>;
 }
 
-/** The whole console: providers, the router and the routes. */
+/**
+ * The whole console: providers, the router and the routes. antd's providers (locale,
+ * size, theme, message and Modal) are not here: they load with antd around the pages
+ * that use it (AppRoutes, lazy-antd.tsx), so that /login renders without antd.
+ */
 export function ConsoleApp({ services, screens = [] }: ConsoleAppProps) {
   return (
     <ServicesContext.Provider value={services}>
       <JotaiProvider store={services.store}>
         <I18nextProvider i18n={services.i18n}>
-          <Themed>
-            <NotifierBridge />
-            <BrowserRouter>
-              <NavigatorBridge />
-              <RoutesWhenReady screens={screens} />
-            </BrowserRouter>
-          </Themed>
+          <BrowserRouter>
+            <NavigatorBridge />
+            <RoutesWhenReady screens={screens} />
+          </BrowserRouter>
         </I18nextProvider>
       </JotaiProvider>
     </ServicesContext.Provider>
@@ -65,31 +62,6 @@ function RoutesWhenReady({ screens }: { screens: readonly ScreenRoute[] | Promis
   // The same element in both branches, so the login page keeps its state when the screens arrive.
   if (ready) return <AppRoutes screens={ready} />;
   if (WITHOUT_SCREENS.has(normalisePath(location.pathname).toLowerCase())) return <AppRoutes screens={NO_SCREENS} />;
-  return null;
-}
-
-function Themed({ children }: { children: React.ReactNode }) {
-  const { i18n } = useTranslation();
-  const { persistence } = useServices();
-  const language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
-  // Button texts stay exactly as written (the catalogue's 取消, not antd's spaced 取 消).
-  return (
-    <ConfigProvider
-      locale={antdLocales[language]}
-      componentSize={persistence.size ?? 'middle'}
-      button={{ autoInsertSpace: false }}
-      theme={{ token: { colorPrimary: '#2f8f4e' } }}
-    >
-      <AntApp>{children}</AntApp>
-    </ConfigProvider>
-  );
-}
-
-/** Hands antd's message and Modal (themed, localised) to the HTTP client. */
-function NotifierBridge() {
-  const { notifier } = useServices();
-  const { message, modal } = AntApp.useApp();
-  useEffect(() => notifier.attach(antdNotifier({ message, modal })), [notifier, message, modal]);
   return null;
 }
 

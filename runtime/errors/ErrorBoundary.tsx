@@ -1,8 +1,9 @@
-import { Button, Result } from 'antd';
 import { useStore } from 'jotai';
-import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Component, lazy, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { recordError } from './error-log.ts';
+
+// With antd, loaded when a page fails: the login page, which stands in this boundary too, renders without antd.
+const ErrorFallback = lazy(() => import('./ErrorFallback.tsx'));
 
 interface BoundaryProps {
   children: ReactNode;
@@ -44,22 +45,14 @@ class Boundary extends Component<BoundaryProps, BoundaryState> {
  */
 export function ErrorBoundary({ children, resetKey }: { children: ReactNode; resetKey?: unknown }) {
   const store = useStore();
-  const { t } = useTranslation();
   return (
     <Boundary
       resetKey={resetKey}
       onCatch={(error, info) => recordError(store, error, info.componentStack?.trim() ?? '')}
       fallback={(retry) => (
-        <Result
-          status="error"
-          title={<h1 style={{ fontSize: 'inherit', margin: 0 }}>{t('shell.errorBoundary.title')}</h1>}
-          subTitle={t('shell.errorBoundary.text')}
-          extra={
-            <Button type="primary" onClick={retry}>
-              {t('shell.errorBoundary.retry')}
-            </Button>
-          }
-        />
+        <Suspense fallback={null}>
+          <ErrorFallback retry={retry} />
+        </Suspense>
       )}
     >
       {children}

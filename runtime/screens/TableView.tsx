@@ -6,7 +6,7 @@
  * the related lists of detail screens.
  */
 import { CaretDownOutlined, CaretRightOutlined, SettingOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
-import { Alert, App as AntApp, Button, Checkbox, Col, DatePicker, Flex, Form, Input, InputNumber, Pagination, Popover, Row, Select, Space, Typography } from 'antd';
+import { Alert, App as AntApp, Button, Checkbox, Col, Flex, Form, Input, InputNumber, Pagination, Popover, Row, Select, Space, Typography } from 'antd';
 import type { SortingState, VisibilityState } from '@tanstack/react-table';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +31,7 @@ import { formatScalar, useYesNo, ValueView } from './format.tsx';
 import { useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList, type ResolvedOption } from './options.ts';
 import { flattenTree } from './tree-rows.ts';
+import { LazyDatePicker, LazyRangePicker } from './lazy-date-pickers.tsx';
 
 export interface TableViewProps {
   /** Names the search form, so that its field ids are unique among the screens kept alive. */
@@ -436,13 +437,13 @@ function FilterField({ spec, ctx }: { spec: FilterSpec; ctx: ValueContext }) {
       );
       break;
     case 'date':
-      control = <DatePicker style={{ width: '100%' }} />;
+      control = <LazyDatePicker style={{ width: '100%' }} />;
       break;
     case 'dateRange':
-      control = <DatePicker.RangePicker style={{ width: '100%' }} />;
+      control = <LazyRangePicker style={{ width: '100%' }} />;
       break;
     case 'datetimeRange':
-      control = <DatePicker.RangePicker showTime style={{ width: '100%' }} />;
+      control = <LazyRangePicker showTime style={{ width: '100%' }} />;
       break;
     default:
       control = <Input allowClear placeholder={placeholder} />;

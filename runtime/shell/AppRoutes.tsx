@@ -1,16 +1,14 @@
-import { ConfigProvider } from 'antd';
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useMemo } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
+import { LazyAntdFrame } from '../app/lazy-antd.tsx';
 import type { ScreenRoute } from '../app/screens.ts';
-import { decideAccess, HOME_PATH, LOGIN_PATH, START_PATH } from '../routing/access.ts';
+import { decideAccess, HOME_PATH, LOGIN_PATH, normalisePath, START_PATH } from '../routing/access.ts';
 import { buildRouteTable } from '../routing/route-table.ts';
 import { menuCodesAtom, tokenAtom } from '../session/atoms.ts';
 import { ErrorBoundary } from '../errors/ErrorBoundary.tsx';
 import { installGlobalErrorCapture } from '../errors/error-log.ts';
 import { ERROR_LOG_PATH } from './route-meta.ts';
-import { useSize } from './state/preferences.ts';
-import { ACCESSIBLE_THEME } from './theme.ts';
 // Only the login page is in the first chunk; the rest of the shell loads on demand.
 import { ConsoleLayout, DashboardPage, ErrorLogPage, NotFoundPage, SessionGate, StartPage, UnauthorizedPage } from './lazy-shell.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
@@ -26,7 +24,6 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
   const token = useAtomValue(tokenAtom);
   const menuCodes = useAtomValue(menuCodesAtom);
   const store = useStore();
-  const size = useSize();
 
   // Uncaught errors and unhandled rejections anywhere in the console go to the error log.
   useEffect(() => installGlobalErrorCapture(store), [store]);
@@ -60,11 +57,18 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
 
   const element = useRoutes(routes, location);
   const decision = decideAccess({ pathname: location.pathname, search: location.search, hasToken: !!token });
-  // The global size (spec 2.6) reaches every antd component below, the login page included.
+  const page = <ErrorBoundary>{decision.kind === 'redirect' ? <Navigate to={decision.to} replace /> : element}</ErrorBoundary>;
+  // The login page is plain React (its own CSS): /login loads no antd. Every other page
+  // stands in antd's frame (theme, locale, the global size of spec 2.6, message and
+  // Modal), fetched with antd. Both keep their place in the tree, so the login page keeps
+  // what was typed when antd arrives, and the frame's messages outlive the page that
+  // showed them.
+  const plain = decision.kind !== 'redirect' && normalisePath(location.pathname).toLowerCase() === LOGIN_PATH.toLowerCase();
   return (
-    <ConfigProvider componentSize={size} theme={ACCESSIBLE_THEME}>
-      <ErrorBoundary>{decision.kind === 'redirect' ? <Navigate to={decision.to} replace /> : element}</ErrorBoundary>
-    </ConfigProvider>
+    <>
+      <LazyAntdFrame needed={!plain}>{plain ? null : page}</LazyAntdFrame>
+      {plain ? page : null}
+    </>
   );
 }
 

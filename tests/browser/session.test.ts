@@ -87,8 +87,7 @@ describe('login and the session flow', () => {
   it('mobile is refused in English too', async () => {
     await fresh();
     await page.goto('/login');
-    await page.getByLabel('语言').click();
-    await page.locator('.ant-select-item-option[title="English"]').click();
+    await page.getByLabel('语言').selectOption('en');
     await page.getByLabel('Username').fill('mobile');
     await page.getByLabel('Password').fill('demo_2026');
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -113,6 +112,18 @@ describe('login and the session flow', () => {
     await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.getByText('请输入用户名').waitFor();
     await page.getByText('请输入密码').waitFor();
+    expect(path(page)).toBe('/login');
+    // Each message is tied to its field, and the first field in error has the focus.
+    const username = page.getByLabel('用户名');
+    expect(await username.getAttribute('aria-invalid')).toBe('true');
+    expect(await username.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await username.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent)).toBe('请输入用户名');
+    // Spaces are no username; Enter submits from the keyboard.
+    await username.fill('   ');
+    await page.getByLabel('密码').fill('demo_2026');
+    await page.keyboard.press('Enter');
+    await page.getByText('请输入用户名').waitFor();
+    expect(await page.getByText('请输入密码').count()).toBe(0);
     expect(path(page)).toBe('/login');
   });
 });

@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 describe('error boundary', () => {
-  it('records a render error with its component stack and url, shows a localised failure, and retries', () => {
+  it('records a render error with its component stack and url, shows a localised failure, and retries', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const store = createStore();
     render(
@@ -44,7 +44,8 @@ describe('error boundary', () => {
     );
     expect(screen.getByText('growing')).toBeTruthy();
     fireEvent.click(screen.getByText('arm'));
-    expect(screen.getByText('This page failed')).toBeTruthy();
+    // The failure page loads with antd, on the first failure (the login page renders without antd).
+    expect(await screen.findByText('This page failed', {}, { timeout: 15_000 })).toBeTruthy();
     const [entry] = store.get(errorLogAtom);
     expect(entry.message).toBe('RangeError: crop yield out of range');
     expect(entry.info).toContain('Bomb');

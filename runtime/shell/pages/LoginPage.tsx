@@ -1,118 +1,196 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Form, Input, Space, Typography } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useServices } from '../../app/context.ts';
 import { isHttpError } from '../../http/errors.ts';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from '../../i18n/languages.ts';
 import { afterLoginTarget, START_PATH } from '../../routing/access.ts';
-import { LanguageSwitch } from '../layout/LanguageSwitch.tsx';
+import type { HelpPanel } from './login/LoginHelpDialogs.tsx';
+import { LockIcon, UserIcon } from './login/login-icons.tsx';
+import './login/login.css';
 
-// Loaded when opened: most visits to /login only sign in, and the login page has a bundle budget.
-const RegisterDialog = lazy(() => import('./login/RegisterDialog.tsx'));
-const PasswordDialog = lazy(() => import('../password/PasswordDialog.tsx').then((m) => ({ default: m.PasswordDialog })));
+// With antd, loaded when opened: most visits to /login only sign in, and the login page,
+// which renders without antd, has a bundle budget.
+const LoginHelpDialogs = lazy(() => import('./login/LoginHelpDialogs.tsx'));
 
-type Panel = 'register' | 'forgot' | null;
-
-interface Credentials {
-  username: string;
-  password: string;
+interface FieldErrors {
+  username?: string;
+  password?: string;
 }
 
 /**
  * /login: username (trimmed) and password; the server's refusal is shown above the button.
  * Registration and the forgot-password flow (SMS code) open as dialogs here, since the
  * token-free paths are exactly those of spec 2.1.
+ *
+ * Plain React and login.css, no antd: /login is the first page most people load, and
+ * antd's runtime alone is more than its budget (docs/console.md, Bundle).
  */
 export function LoginPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [panel, setPanel] = useState<Panel>(null);
-  // A dialog stays mounted once opened so that its closing animation can run.
-  const [opened, setOpened] = useState<Set<Panel>>(() => new Set());
-  const show = (p: Panel) => {
+  const id = useId();
+  const [panel, setPanel] = useState<HelpPanel | null>(null);
+  const [opened, setOpened] = useState<ReadonlySet<HelpPanel>>(() => new Set());
+  const show = (p: HelpPanel) => {
     setOpened((s) => new Set(s).add(p));
     setPanel(p);
   };
   const { session } = useServices();
   const navigate = useNavigate();
   const { search } = useLocation();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  // The fields are checked on submit and, once a submit has been tried, as they change.
+  const [tried, setTried] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (values: Credentials) => {
+  const check = (u: string, p: string): FieldErrors => ({
+    username: u.trim() ? undefined : t('login.usernameRequired'),
+    password: p ? undefined : t('login.passwordRequired'),
+  });
+  const fieldErrors: FieldErrors = tried ? check(username, password) : {};
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    setTried(true);
+    const problems = check(username, password);
+    if (problems.username || problems.password) {
+      document.getElementById(problems.username ? `${id}-username` : `${id}-password`)?.focus();
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
-      await session.login(values.username, values.password);
+      await session.login(username, password);
       void navigate(afterLoginTarget(search), { replace: true });
-    } catch (e) {
-      setError((isHttpError(e) && e.serverMessage) || t('login.failed'));
+    } catch (err) {
+      setError((isHttpError(err) && err.serverMessage) || t('login.failed'));
       setBusy(false);
     }
   };
 
   return (
-    <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: 'linear-gradient(160deg, #e8f5ec 0%, #f7faf7 60%)', padding: 16 }}>
-      <main style={{ width: '100%', maxWidth: 400 }}>
-        <Card>
-          <Space orientation="vertical" size="large" style={{ width: '100%' }}>
-            <Space style={{ width: '100%', justifyContent: 'space-between' }} align="center">
-              <Space align="center">
-                <img src="/logo.svg" alt="" width={32} height={32} />
-                <Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>
-                  {t('app.name')}
-                </Typography.Title>
-              </Space>
-            </Space>
-            <Space style={{ width: '100%', justifyContent: 'space-between' }} align="center">
-              <Typography.Title level={2} style={{ fontSize: 16, margin: 0 }}>
-                {t('login.title')}
-              </Typography.Title>
-              <LanguageSwitch />
-            </Space>
-            <Form<Credentials> name="login" layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)} disabled={busy}>
-              <Form.Item
-                label={t('login.username')}
-                name="username"
-                rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}
-              >
-                <Input prefix={<UserOutlined aria-hidden />} autoComplete="username" maxLength={64} autoFocus />
-              </Form.Item>
-              <Form.Item label={t('login.password')} name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
-                <Input.Password prefix={<LockOutlined aria-hidden />} autoComplete="current-password" maxLength={128} />
-              </Form.Item>
-              {error && <Alert type="error" title={error} showIcon style={{ marginBottom: 16 }} data-testid="login-error" />}
-              <Button type="primary" htmlType="submit" block loading={busy}>
-                {t('login.submit')}
-              </Button>
-            </Form>
-            <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
-              <Button type="link" style={{ padding: 0 }} onClick={() => show('forgot')} data-testid="login-forgot">
-                {t('loginHelp.forgot')}
-              </Button>
-              <Button type="link" style={{ padding: 0 }} onClick={() => show('register')} data-testid="login-register">
-                {t('loginHelp.register')}
-              </Button>
-            </Space>
-            <Link to={START_PATH}>{t('login.toStartPage')}</Link>
-          </Space>
-        </Card>
-        <Suspense fallback={null}>
-          {opened.has('register') ? <RegisterDialog open={panel === 'register'} onClose={() => setPanel(null)} /> : null}
-          {opened.has('forgot') ? (
-            <PasswordDialog
-              open={panel === 'forgot'}
-              title={t('loginHelp.forgotTitle')}
-              onCancel={() => setPanel(null)}
-              onSaved={() => {
-                setPanel(null);
-                void message.success(t('loginHelp.passwordReset'));
-              }}
+    <div className="login-page">
+      <main className="login-main">
+        <div className="login-card">
+          <div className="login-brand">
+            <img src="/logo.svg" alt="" width={32} height={32} />
+            <h1>{t('app.name')}</h1>
+          </div>
+          <div className="login-heading">
+            <h2>{t('login.title')}</h2>
+            <PlainLanguageSwitch />
+          </div>
+          <form id="login" name="login" className="login-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
+            <Field
+              id={`${id}-username`}
+              label={t('login.username')}
+              error={fieldErrors.username}
+              icon={<UserIcon />}
+              input={{ name: 'username', value: username, onChange: setUsername, autoComplete: 'username', maxLength: 64, autoFocus: true, type: 'text', disabled: busy }}
             />
-          ) : null}
-        </Suspense>
+            <Field
+              id={`${id}-password`}
+              label={t('login.password')}
+              error={fieldErrors.password}
+              icon={<LockIcon />}
+              input={{ name: 'password', value: password, onChange: setPassword, autoComplete: 'current-password', maxLength: 128, type: 'password', disabled: busy }}
+            />
+            {error && (
+              <div className="login-alert" role="alert" data-testid="login-error">
+                {error}
+              </div>
+            )}
+            <button type="submit" className="login-submit" disabled={busy}>
+              {busy && <span className="login-spinner" aria-hidden="true" />}
+              {t('login.submit')}
+            </button>
+          </form>
+          <div className="login-help">
+            <button type="button" className="login-link" onClick={() => show('forgot')} data-testid="login-forgot">
+              {t('loginHelp.forgot')}
+            </button>
+            <button type="button" className="login-link" onClick={() => show('register')} data-testid="login-register">
+              {t('loginHelp.register')}
+            </button>
+          </div>
+          <Link className="login-link" to={START_PATH}>
+            {t('login.toStartPage')}
+          </Link>
+        </div>
+        {opened.size > 0 && (
+          <Suspense fallback={null}>
+            <LoginHelpDialogs panel={panel} opened={opened} onClose={() => setPanel(null)} />
+          </Suspense>
+        )}
       </main>
     </div>
+  );
+}
+
+interface FieldProps {
+  id: string;
+  label: string;
+  error: string | undefined;
+  icon: React.ReactNode;
+  input: {
+    name: string;
+    value: string;
+    onChange(value: string): void;
+    type: 'text' | 'password';
+    autoComplete: string;
+    maxLength: number;
+    autoFocus?: boolean;
+    disabled: boolean;
+  };
+}
+
+/** A labelled input whose error is tied to it (aria-invalid, aria-describedby) and announced. */
+function Field({ id, label, error, icon, input }: FieldProps) {
+  const { onChange, ...attrs } = input;
+  return (
+    <div className={error ? 'login-field login-field-invalid' : 'login-field'}>
+      <label htmlFor={id}>{label}</label>
+      <span className="login-input">
+        {icon}
+        <input
+          id={id}
+          {...attrs}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          aria-required="true"
+        />
+      </span>
+      <div id={`${id}-error`} className="login-field-error" role="alert">
+        {error}
+      </div>
+    </div>
+  );
+}
+
+/** zh / en / es as a native select (the shell's LanguageSwitch is antd's Select). */
+function PlainLanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const { setLanguage } = useServices();
+  const value = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  return (
+    <select
+      className="login-language"
+      aria-label={t('language.label')}
+      data-testid="language-switch"
+      value={value}
+      onChange={(e) => {
+        if (isLanguage(e.target.value)) void setLanguage(e.target.value);
+      }}
+    >
+      {LANGUAGES.map((lang) => (
+        <option key={lang} value={lang}>
+          {t(`language.${lang}`)}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -6,13 +6,13 @@
  * transport, "data in memory" starts from the parsed reply, and "painted" ends when the
  * frame showing the result has been produced (see `painted`).
  */
-import { App as AntApp, ConfigProvider } from 'antd';
 import { Provider as JotaiProvider } from 'jotai';
 import { type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
+import { AntdFrame } from '../../../runtime/app/antd-frame.tsx';
 import { ServicesContext } from '../../../runtime/app/context.ts';
 import { createConsoleServices, type ConsoleServices } from '../../../runtime/app/services.ts';
 import { schemaScreenRoutes } from '../../../runtime/app/schema-screens.ts';
@@ -118,13 +118,12 @@ function Providers({ s, host, children }: { s: ConsoleServices; host: ScreenHost
     <ServicesContext.Provider value={s}>
       <JotaiProvider store={s.store}>
         <I18nextProvider i18n={s.i18n}>
-          <ConfigProvider button={{ autoInsertSpace: false }}>
-            <AntApp>
-              <MemoryRouter>
-                <ScreenHostContext.Provider value={host}>{children}</ScreenHostContext.Provider>
-              </MemoryRouter>
-            </AntApp>
-          </ConfigProvider>
+          {/* The console's antd frame: its theme, locale, size and no click wave. */}
+          <AntdFrame>
+            <MemoryRouter>
+              <ScreenHostContext.Provider value={host}>{children}</ScreenHostContext.Provider>
+            </MemoryRouter>
+          </AntdFrame>
         </I18nextProvider>
       </JotaiProvider>
     </ServicesContext.Provider>
