@@ -11,6 +11,9 @@ export const PUBLIC_PATH_FRAGMENTS: readonly string[] = ['articleDetailBeforeLog
 export const LOGIN_PATH = '/login';
 export const START_PATH = '/startPage';
 export const HOME_PATH = '/dashboard';
+/** `/login?notice=passwordChanged`: the login page says why the user is there again. */
+export const NOTICE_PARAM = 'notice';
+export const PASSWORD_CHANGED = 'passwordChanged';
 
 export type AccessDecision = { kind: 'allow' } | { kind: 'redirect'; to: string };
 

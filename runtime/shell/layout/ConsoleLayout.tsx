@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import type { ScreenRoute } from '../../app/screens.ts';
 import { useServices } from '../../app/context.ts';
-import { HOME_PATH } from '../../routing/access.ts';
+import { HOME_PATH, LOGIN_PATH, NOTICE_PARAM, PASSWORD_CHANGED } from '../../routing/access.ts';
 import { menuCodesAtom, permissionMenuAtom, userInfoAtom } from '../../session/atoms.ts';
 import { buildBreadcrumbs } from '../breadcrumbs.ts';
 import { useLanguage, useShellApi } from '../hooks.ts';
@@ -142,6 +142,18 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
     window.location.replace('/');
   };
 
+  // A password change ends every token of the user (server/auth/end-sessions.ts), this one
+  // too: leave at once, locally, and say so on the login page, rather than meet the
+  // "you have been logged out" box on the next request.
+  const passwordChanged = () => {
+    setPasswordOpen(false);
+    session.clearLocal();
+    forgetStoredTabs();
+    setTabs(null);
+    setBaseInfo(null);
+    window.location.replace(`${LOGIN_PATH}?${NOTICE_PARAM}=${PASSWORD_CHANGED}`);
+  };
+
   const sidebarOpened = mobile ? drawerOpened : desktopOpened;
   const toggleLabel = sidebarOpened ? t('shell.sidebar.collapse') : t('shell.sidebar.expand');
 
@@ -196,7 +208,7 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
           <KeepAliveOutlet tabs={tabs.tabs} activeKey={activeKey} keepAlive={keepAlive} />
         </Content>
       </Layout>
-      <PasswordDialog open={passwordOpen} phone={base?.mobilePhone} onCancel={() => setPasswordOpen(false)} onSaved={() => setPasswordOpen(false)} />
+      <PasswordDialog open={passwordOpen} phone={base?.mobilePhone} onCancel={() => setPasswordOpen(false)} onSaved={passwordChanged} />
     </Layout>
   );
 }

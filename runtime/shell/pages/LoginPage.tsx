@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useServices } from '../../app/context.ts';
 import { isHttpError } from '../../http/errors.ts';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from '../../i18n/languages.ts';
-import { afterLoginTarget, START_PATH } from '../../routing/access.ts';
+import { NOTICE_PARAM, PASSWORD_CHANGED, afterLoginTarget, START_PATH } from '../../routing/access.ts';
 import type { HelpPanel } from './login/LoginHelpDialogs.tsx';
 import { LockIcon, UserIcon } from './login/login-icons.tsx';
 import './login/login.css';
@@ -44,6 +44,8 @@ export function LoginPage() {
   const [tried, setTried] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Sent here by the shell after the user changed their own password (which ends every token).
+  const notice = new URLSearchParams(search).get(NOTICE_PARAM) === PASSWORD_CHANGED ? t('loginHelp.passwordReset') : null;
 
   const check = (u: string, p: string): FieldErrors => ({
     username: u.trim() ? undefined : t('login.usernameRequired'),
@@ -98,6 +100,11 @@ export function LoginPage() {
               icon={<LockIcon />}
               input={{ name: 'password', value: password, onChange: setPassword, autoComplete: 'current-password', maxLength: 128, type: 'password', disabled: busy }}
             />
+            {notice && !error && (
+              <div className="login-notice" role="status" data-testid="login-notice">
+                {notice}
+              </div>
+            )}
             {error && (
               <div className="login-alert" role="alert" data-testid="login-error">
                 {error}
