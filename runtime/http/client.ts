@@ -2,20 +2,10 @@ import type { Language } from '../i18n/languages.ts';
 import { HttpError } from './errors.ts';
 import type { Notifier } from './notifier.ts';
 
-/** Every reply of the API: spec section 3, "Reply envelope". */
-export interface Envelope<T = unknown> {
-  status: number;
-  message: string;
-  data: T;
-}
+import type { Envelope } from '../protocol/envelope.ts';
+import { Status as BodyStatus } from '../protocol/status.ts';
 
-/** Body status codes of spec section 9. */
-export const BodyStatus = {
-  OK: 200,
-  LOGGED_OUT: 40101,
-  FORBIDDEN: 40301,
-  BUSINESS: 40001,
-} as const;
+export type { Envelope } from '../protocol/envelope.ts';
 
 export const REQUEST_TIMEOUT_MS = 20_000;
 export const FORBIDDEN_TOAST_MS = 5_000;

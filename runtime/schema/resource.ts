@@ -104,7 +104,7 @@ export const IMPLICIT_SORTABLE = ['id', 'createdAt', 'updatedAt'] as const;
 
 /** Query parameters of the page query that are not filters. */
 export const PAGE_PARAMS = ['pageIndex', 'pageSize', 'sort'] as const;
-export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './page-limits.ts';
+export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../protocol/page.ts';
 export const MAX_IN_VALUES = 100;
 export const MAX_ID = 2147483647;
 

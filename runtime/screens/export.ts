@@ -6,7 +6,7 @@
 import writeXlsxFile from 'write-excel-file/browser';
 import type { HttpClient, QueryValue } from '../http/client.ts';
 import type { ExportFormat } from '../schema/screen.ts';
-import { MAX_PAGE_SIZE } from '../schema/page-limits.ts';
+import { MAX_PAGE_SIZE } from '../protocol/page.ts';
 import type { GridColumn, GridRow } from './DataGrid.tsx';
 
 export const DEFAULT_EXPORT_ROWS = 10_000;

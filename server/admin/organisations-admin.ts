@@ -1,3 +1,4 @@
+import { Params } from '../db/params.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
@@ -5,7 +6,7 @@ import { business, forbidden, notFound, ok } from '../http/envelope.ts';
 import { requireAnyMenu } from '../http/guard.ts';
 import { orgProps } from '../routes/organisations.ts';
 import * as s from '../accounts/schemas.ts';
-import { ORG_COLUMNS, Params, orgScopeSql, orgView, scopeOf, visibleOrg, type OrgRow } from '../accounts/scope.ts';
+import { ORG_COLUMNS, orgScopeSql, orgView, scopeOf, visibleOrg, type OrgRow } from '../accounts/scope.ts';
 import { readResourceDocuments } from '../resources/load.ts';
 import { pageQuerySchema } from '../resources/routes.ts';
 import { ResourceStore } from '../resources/store.ts';

@@ -18,6 +18,7 @@ import {
   type ResourceDocument,
   type WriteAction,
 } from '../../runtime/schema/resource.ts';
+import { operationEndpoint, type ResourceOperation } from '../../runtime/protocol/operations.ts';
 import { envelopeSchema, errorReplySchema, pageParamsSchema, pageSchema } from './page.ts';
 import { ResourceStore, type Body } from './store.ts';
 import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
@@ -119,7 +120,8 @@ function checked(req: FastifyRequest) {
 
 /** The six endpoints of one resource document, under the /api prefix. */
 export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore): void {
-  const base = doc.basePath.replace(/^\/api/, '');
+  // Paths from the protocol's operation table, under the /api prefix the plugin is registered with.
+  const at = (op: ResourceOperation) => operationEndpoint(doc, op).path.replace(/^\/api/, '');
   const row = rowJsonSchema(doc);
   const tags = [doc.name];
   const title = doc.title.en;
@@ -134,7 +136,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } });
 
   app.get(
-    `${base}/page`,
+    at('page'),
     {
       ...common,
       schema: {
@@ -154,7 +156,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.get(
-    `${base}/:id`,
+    at('read'),
     { ...common, schema: { tags, summary: `${title}: one record`, description: `${readText}.`, ...readX, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
     async (req) => {
       const user = requireRead(req, doc);
@@ -164,7 +166,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.post(
-    base,
+    at('create'),
     {
       ...common,
       schema: {
@@ -184,7 +186,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.put(
-    `${base}/:id`,
+    at('update'),
     {
       ...common,
       schema: {
@@ -206,7 +208,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.delete(
-    `${base}/batch`,
+    at('batchDelete'),
     {
       ...common,
       schema: {
@@ -226,7 +228,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.delete(
-    `${base}/:id`,
+    at('delete'),
     {
       ...common,
       schema: {
