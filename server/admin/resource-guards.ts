@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
+import { can } from '../../runtime/access/can.ts';
 import { business, forbidden, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
@@ -126,7 +127,7 @@ const GUARDS: Guard[] = [
       }
       if (body.status === ARTICLE_PUBLISHED) {
         if (before.status !== ARTICLE_PUBLISHED) {
-          if (!user.elements.has(ARTICLE_PUBLISH_ELEMENT)) throw forbidden();
+          if (!can(user, { elements: [ARTICLE_PUBLISH_ELEMENT] })) throw forbidden();
           body.publishedAt = new Date().toISOString();
         } else {
           body.publishedAt = before.publishedAt ?? new Date().toISOString();
@@ -151,7 +152,7 @@ function guardFor(url: string): { guard: Guard; kind: 'collection' | 'record' | 
 /** The engine's own rule (accessKeys): a menu code and its element code of the action, for the authority or an alias. */
 function holdsWrite(user: SessionUser, guard: Guard, mode: Mode): boolean {
   const action = mode === 'create' ? 'add' : mode === 'update' ? 'edit' : 'delete';
-  return guard.menus.some((menu) => user.menus.has(menu) && user.elements.has(`${menu}:${action}`));
+  return guard.menus.some((menu) => can(user, menu, action));
 }
 
 function preHandlerFor(guard: Guard, mode: Mode, kind: 'collection' | 'record' | 'batch'): preHandlerAsyncHookHandler | null {

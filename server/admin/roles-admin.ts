@@ -4,7 +4,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
 import { business, forbidden, notFound, ok, type FieldError } from '../http/envelope.ts';
-import { caller, requireElement, requireMenu } from '../http/guard.ts';
+import { requireCan, requireElement, requireMenu } from '../http/guard.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
@@ -122,8 +122,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
       },
     },
     async (req) => {
-      const me = caller(req);
-      if (!ROLE_PICKERS.some((c) => me.menus.has(c))) throw forbidden();
+      const me = requireCan(req, { menus: ROLE_PICKERS });
       const { rows } = await db.query<RoleRow>(`${ROLE_SELECT} ORDER BY r.id`);
       return ok(rows.filter((r) => grantable(me, r)).map((r) => ({ value: r.id, label: r.name, code: r.code, platform: r.platform, category: r.category })));
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
-import { caller } from '../http/guard.ts';
-import { forbidden, ok } from '../http/envelope.ts';
+import { requireCan } from '../http/guard.ts';
+import { ok } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import {
   accessKeys,
@@ -102,15 +102,11 @@ export function writeGrants(doc: ResourceDocument, action: WriteAction): Grant[]
 }
 
 function requireRead(req: FastifyRequest, doc: ResourceDocument): SessionUser {
-  const user = caller(req);
-  if (!readKeys(doc).some((code) => user.menus.has(code))) throw forbidden();
-  return user;
+  return requireCan(req, doc, 'read');
 }
 
 function requireWrite(req: FastifyRequest, doc: ResourceDocument, action: WriteAction): SessionUser {
-  const user = caller(req);
-  if (!accessKeys(doc, action).some((k) => user.menus.has(k.menu) && user.elements.has(k.element))) throw forbidden();
-  return user;
+  return requireCan(req, doc, action);
 }
 
 /** Authority first (40301), then the attached validation error (40001): no schema leaks to a caller without access. */
