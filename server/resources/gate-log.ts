@@ -4,7 +4,7 @@ import { requireMenu } from '../http/guard.ts';
 import { ok } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { DEFAULT_PAGE_SIZE } from '../../runtime/schema/resource.ts';
+import { DEFAULT_PAGE_SIZE } from '../../runtime/protocol/page.ts';
 import { envelopeSchema, errorReplySchema, pageOf, pageParamsSchema, pageSchema } from './page.ts';
 import { likePattern } from './sql.ts';
 import { business } from '../http/envelope.ts';

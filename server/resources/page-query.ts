@@ -3,7 +3,8 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { business } from '../http/envelope.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { t } from '../i18n/catalog.ts';
-import { DEFAULT_PAGE_SIZE, parseSort, type ResourceDocument } from '../../runtime/schema/resource.ts';
+import { DEFAULT_PAGE_SIZE } from '../../runtime/protocol/page.ts';
+import { parseSort, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { msg } from './messages.ts';
 import { fieldExpr, ident, likePattern, orderBy, paramCast, scopeCondition } from './sql.ts';
 
