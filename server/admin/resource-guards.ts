@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { can } from '../../runtime/access/can.ts';
+import { operationEndpoint } from '../../runtime/protocol/operations.ts';
 import { business, forbidden, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
@@ -142,9 +143,9 @@ const GUARDS: Guard[] = [
 
 function guardFor(url: string): { guard: Guard; kind: 'collection' | 'record' | 'batch' } | null {
   for (const guard of GUARDS) {
-    if (url === guard.basePath) return { guard, kind: 'collection' };
-    if (url === `${guard.basePath}/batch`) return { guard, kind: 'batch' };
-    if (url === `${guard.basePath}/:id`) return { guard, kind: 'record' };
+    if (url === operationEndpoint(guard, 'create').path) return { guard, kind: 'collection' };
+    if (url === operationEndpoint(guard, 'batchDelete').path) return { guard, kind: 'batch' };
+    if (url === operationEndpoint(guard, 'read').path) return { guard, kind: 'record' };
   }
   return null;
 }
