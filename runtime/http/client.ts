@@ -3,6 +3,7 @@ import { HttpError } from './errors.ts';
 import type { Notifier } from './notifier.ts';
 
 import type { Envelope } from '../protocol/envelope.ts';
+import type { HttpMethod } from '../protocol/operations.ts';
 import { Status as BodyStatus } from '../protocol/status.ts';
 
 export type { Envelope } from '../protocol/envelope.ts';
@@ -23,7 +24,7 @@ export type ClientTextKey =
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  method?: HttpMethod;
   /** Path under the API origin, e.g. `/api/admin/user/front/info`. */
   url: string;
   /** Query parameters; arrays repeat the name (`roleIds=1&roleIds=2`); null/undefined are left out. */

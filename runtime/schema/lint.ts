@@ -18,7 +18,7 @@ import { isPublicPath } from '../routing/access.ts';
 import { parseRef, type ValueRoot } from './values.ts';
 import { routeShape } from './route-shape.ts';
 import { operationEndpoint, resourceEndpoints } from '../protocol/operations.ts';
-import type { LocalizedText } from '../protocol/texts.ts';
+import { LANGS, type LocalizedText } from '../protocol/texts.ts';
 
 /** Resource documents as the resource engine reads them (aliases are optional there). */
 type Resource = ResourceDocument & { authorityAliases?: string[] };
@@ -115,7 +115,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
     routes.forEach((r, i) => {
       const entry = menuEntries.get(r.route.toLowerCase());
       if (!entry) return;
-      const differs = (['zh', 'en', 'es'] as const).filter((l) => entry.title[l] !== screen.title[l]);
+      const differs = LANGS.filter((l) => entry.title[l] !== screen.title[l]);
       if (differs.length)
         add(
           i === 0 && screen.route ? '/title' : `/aliases/${screen.route ? i - 1 : i}/route`,
