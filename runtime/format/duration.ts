@@ -4,7 +4,9 @@
  * the `duration` and `bytes` renders of columns, detail fields and stat blocks
  * (docs/schema-language.md, "Column"), with the unit the value arrives in.
  */
-export type FormatLang = 'zh' | 'en' | 'es';
+import type { Lang as FormatLang } from '../protocol/texts.ts';
+
+export type { FormatLang };
 
 export const DURATION_UNITS = ['ms', 's', 'min', 'h', 'd'] as const;
 export type DurationUnit = (typeof DURATION_UNITS)[number];

@@ -2,20 +2,11 @@ import type { Language } from '../i18n/languages.ts';
 import { HttpError } from './errors.ts';
 import type { Notifier } from './notifier.ts';
 
-/** Every reply of the API: spec section 3, "Reply envelope". */
-export interface Envelope<T = unknown> {
-  status: number;
-  message: string;
-  data: T;
-}
+import type { Envelope } from '../protocol/envelope.ts';
+import type { HttpMethod } from '../protocol/operations.ts';
+import { Status as BodyStatus } from '../protocol/status.ts';
 
-/** Body status codes of spec section 9. */
-export const BodyStatus = {
-  OK: 200,
-  LOGGED_OUT: 40101,
-  FORBIDDEN: 40301,
-  BUSINESS: 40001,
-} as const;
+export type { Envelope } from '../protocol/envelope.ts';
 
 export const REQUEST_TIMEOUT_MS = 20_000;
 export const FORBIDDEN_TOAST_MS = 5_000;
@@ -33,7 +24,7 @@ export type ClientTextKey =
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  method?: HttpMethod;
   /** Path under the API origin, e.g. `/api/admin/user/front/info`. */
   url: string;
   /** Query parameters; arrays repeat the name (`roleIds=1&roleIds=2`); null/undefined are left out. */

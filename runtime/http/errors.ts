@@ -1,3 +1,5 @@
+import type { FieldError as FieldProblem } from '../protocol/envelope.ts';
+
 /** What went wrong with a call, as the error catalogue of spec section 8 tells them apart. */
 export type HttpErrorKind =
   /** HTTP 401 or body status 40101: the session is over. */
@@ -13,10 +15,7 @@ export type HttpErrorKind =
   /** A reply that matches no rule of the catalogue: no data and no UI effect. */
   | 'unexpected';
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+export type { FieldError as FieldProblem } from '../protocol/envelope.ts';
 
 export class HttpError extends Error {
   override readonly name = 'HttpError';

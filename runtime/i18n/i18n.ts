@@ -2,7 +2,7 @@ import { createInstance, type i18n as I18n } from 'i18next';
 import zh from '../../locales/zh.json';
 import en from '../../locales/en.json';
 import es from '../../locales/es.json';
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from './languages.ts';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from './languages.ts';
 
 export const runtimeMessages = { zh, en, es } as const;
 
@@ -15,7 +15,7 @@ export function createI18n(language: Language = DEFAULT_LANGUAGE): I18n {
   void instance.init({
     lng: language,
     fallbackLng: DEFAULT_LANGUAGE,
-    supportedLngs: ['zh', 'en', 'es'],
+    supportedLngs: [...LANGUAGES],
     resources: {
       zh: { translation: zh },
       en: { translation: en },

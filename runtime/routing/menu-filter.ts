@@ -1,3 +1,5 @@
+import { can } from '../access/can.ts';
+
 /** The part of a menu entry that filtering and sorting look at. */
 export interface MenuNode {
   code: string;
@@ -20,7 +22,7 @@ export function filterMenuTree<T extends MenuNode>(tree: readonly T[], codes: Re
   const kept: T[] = [];
   for (const entry of tree) {
     if (options.exclude?.has(entry.code)) continue;
-    if (!codes.has(entry.code) && !entry.hidden) continue;
+    if (!entry.hidden && !can({ menus: codes }, entry.code)) continue;
     const children = entry.children ? filterMenuTree(entry.children as readonly T[], codes, options) : undefined;
     kept.push(children ? { ...entry, children } : { ...entry });
   }

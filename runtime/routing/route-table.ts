@@ -7,6 +7,7 @@
  * The screens come from outside (the screen registry of the schema runtime); this
  * module knows nothing of them beyond path and authority.
  */
+import { can } from '../access/can.ts';
 export interface GatedRoute {
   /** React Router path relative to the root, parameters included (`farmPlantGroup/list`, `detail/:id`). */
   path: string;
@@ -22,7 +23,7 @@ export interface RouteTable<R extends GatedRoute> {
 export function buildRouteTable<R extends GatedRoute>(routes: readonly R[], menuCodes: ReadonlySet<string>): RouteTable<R> {
   const table: RouteTable<R> = { permitted: [], forbidden: [] };
   for (const route of routes) {
-    if (!route.authority || menuCodes.has(route.authority)) table.permitted.push(route);
+    if (!route.authority || can({ menus: menuCodes }, route.authority)) table.permitted.push(route);
     else table.forbidden.push(route);
   }
   return table;

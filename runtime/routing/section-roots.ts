@@ -6,6 +6,7 @@
  * are the same on both sides. Pure functions: the route builder and the benchmark call
  * them without React.
  */
+import { can } from '../access/can.ts';
 import { childLink, entryPath } from '../schema/menu-links.ts';
 import type { MenuDocument } from '../schema/menus.ts';
 
@@ -40,7 +41,7 @@ export function sectionRoots(menus: MenuDocument): SectionRoot[] {
 export function sectionTarget(root: SectionRoot, menuCodes: ReadonlySet<string>): string | null {
   if (root.defaultLink) {
     const def = root.children.find((c) => c.link === root.defaultLink);
-    if (def && menuCodes.has(def.code)) return def.link;
+    if (def && can({ menus: menuCodes }, def.code)) return def.link;
   }
-  return root.children.find((c) => menuCodes.has(c.code))?.link ?? null;
+  return root.children.find((c) => can({ menus: menuCodes }, c.code))?.link ?? null;
 }

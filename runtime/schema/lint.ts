@@ -17,7 +17,8 @@ import { escapePointerSegment, type SchemaProblem, type Severity } from './valid
 import { isPublicPath } from '../routing/access.ts';
 import { parseRef, type ValueRoot } from './values.ts';
 import { routeShape } from './route-shape.ts';
-import { operationEndpoint } from './operations.ts';
+import { operationEndpoint, resourceEndpoints } from '../protocol/operations.ts';
+import { LANGS, type LocalizedText } from '../protocol/texts.ts';
 
 /** Resource documents as the resource engine reads them (aliases are optional there). */
 type Resource = ResourceDocument & { authorityAliases?: string[] };
@@ -58,20 +59,7 @@ function routeAccepts(route: string, target: string): boolean {
   return r.length === t.length && r.every((x, i) => x === t[i] || (x.startsWith(':') && !t[i].startsWith(':')));
 }
 
-/** The endpoints the resource engine serves for one resource. */
-export function resourceEndpoints(r: Pick<ResourceDocument, 'basePath'>): { method: HttpMethod; path: string }[] {
-  const b = r.basePath;
-  return [
-    { method: 'GET', path: `${b}/page` },
-    { method: 'GET', path: `${b}/:id` },
-    { method: 'PUT', path: `${b}/:id` },
-    { method: 'DELETE', path: `${b}/:id` },
-    { method: 'POST', path: b },
-    { method: 'DELETE', path: `${b}/batch` },
-  ];
-}
-
-export { operationEndpoint };
+export { operationEndpoint, resourceEndpoints };
 
 /** Static segments must match exactly; a literal segment also matches a parameter of the other pattern. */
 function pathsMatch(a: string, b: string): boolean {
@@ -127,7 +115,7 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
     routes.forEach((r, i) => {
       const entry = menuEntries.get(r.route.toLowerCase());
       if (!entry) return;
-      const differs = (['zh', 'en', 'es'] as const).filter((l) => entry.title[l] !== screen.title[l]);
+      const differs = LANGS.filter((l) => entry.title[l] !== screen.title[l]);
       if (differs.length)
         add(
           i === 0 && screen.route ? '/title' : `/aliases/${screen.route ? i - 1 : i}/route`,
@@ -521,6 +509,6 @@ function walkTexts(node: unknown, pointer: string, found: (pointer: string, lang
 }
 
 
-function textOf3(t: { zh: string; en: string; es: string }): string[] {
+function textOf3(t: LocalizedText): string[] {
   return [t.zh, t.en, t.es];
 }

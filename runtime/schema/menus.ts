@@ -3,17 +3,15 @@
  * walk it. No React and no Node APIs, so the console, the server's seed and the CLI
  * tools share exactly one definition of what a valid menu tree is.
  */
+import type { LocalizedText } from '../protocol/texts.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import validateMenusMeta from './generated/menus.ts';
 import { entryPath } from './menu-links.ts';
 
 export const MENUS_FORMAT_VERSION = 1;
 
-export interface LocalText {
-  zh: string;
-  en: string;
-  es: string;
-}
+/** A text in every language (runtime/protocol/texts.ts). */
+export type LocalText = LocalizedText;
 
 export interface MenuElement {
   code: string;

@@ -8,6 +8,7 @@
  * Pure code (no React, no node modules). See docs/validation.md.
  */
 import type { ErrorObject } from 'ajv';
+import type { FieldError as FieldProblem } from '../protocol/envelope.ts';
 import { formatText, textOf, type I18nText, type Lang } from './texts.ts';
 
 /** The rules a field's own message may be declared for (`x-messages` keys). */
@@ -284,11 +285,7 @@ export function messageFor(f: Failure, lang: Lang): string {
 }
 
 /** A field-level problem, as the server sends it in 40001 `data.errors` and a form shows it. */
-export interface FieldProblem {
-  /** Dot path of the field ("categories.2"). */
-  field: string;
-  message: string;
-}
+export type { FieldError as FieldProblem } from '../protocol/envelope.ts';
 
 /**
  * One ajv error as a failure of a rule. Needs ajv's `verbose` option (the shared ajv and

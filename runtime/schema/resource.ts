@@ -3,6 +3,7 @@
  * screens bind to. Pure code (no React, no node modules): the server reads the files and
  * hands their text here; the console and the tools do the same with their own sources.
  */
+import type { LocalizedText } from '../protocol/texts.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import metaSchema from './resource.schema.json' with { type: 'json' };
 import { createAjv } from './ajv.ts';
@@ -20,11 +21,8 @@ export type ResourceScope = 'farm' | 'group' | 'platform';
 export type FilterKind = 'eq' | 'like' | 'range' | 'in';
 export type ScalarType = 'string' | 'number' | 'boolean';
 
-export interface LocalText {
-  zh: string;
-  en: string;
-  es: string;
-}
+/** A text in every language (runtime/protocol/texts.ts). */
+export type LocalText = LocalizedText;
 
 /** A record property: the draft-07 subset that the meta-schema allows. */
 export interface FieldSchema {
@@ -104,7 +102,7 @@ export const IMPLICIT_SORTABLE = ['id', 'createdAt', 'updatedAt'] as const;
 
 /** Query parameters of the page query that are not filters. */
 export const PAGE_PARAMS = ['pageIndex', 'pageSize', 'sort'] as const;
-export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './page-limits.ts';
+export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../protocol/page.ts';
 export const MAX_IN_VALUES = 100;
 export const MAX_ID = 2147483647;
 

@@ -40,8 +40,9 @@ export type ValueRef = `${'row' | 'record' | 'route' | 'query' | 'selection'}.${
 
 export type ParamMap = Record<string, ValueRef>;
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+import type { HttpMethod, ResourceOperation } from '../protocol/operations.ts';
+
+export { HTTP_METHODS, RESOURCE_OPERATIONS, type HttpMethod, type ResourceOperation } from '../protocol/operations.ts';
 
 /** A literal endpoint: an absolute `/api/...` path whose `:name` segments are filled from `params`. */
 export interface LiteralEndpoint {
@@ -53,8 +54,6 @@ export interface LiteralEndpoint {
   query?: ParamMap;
 }
 
-export const RESOURCE_OPERATIONS = ['page', 'read', 'create', 'update', 'delete', 'batchDelete'] as const;
-export type ResourceOperation = (typeof RESOURCE_OPERATIONS)[number];
 
 /**
  * One of a resource's standard endpoints, so a screen need not repeat base paths:

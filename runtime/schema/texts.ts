@@ -5,20 +5,9 @@
  * so that the copy is visible (schemas:check warns) instead of passing for a translation.
  */
 
-export const LANGS = ['zh', 'en', 'es'] as const;
-export type Lang = (typeof LANGS)[number];
+import { LANGS, type I18nText, type Lang } from '../protocol/texts.ts';
 
-export interface I18nText {
-  zh: string;
-  en: string;
-  es: string;
-  /** Languages whose string is a copy of another language's, awaiting translation. */
-  untranslated?: Lang[];
-}
-
-export function isLang(value: unknown): value is Lang {
-  return typeof value === 'string' && (LANGS as readonly string[]).includes(value);
-}
+export { isLang, LANGS, type I18nText, type Lang } from '../protocol/texts.ts';
 
 /** True for an object holding a string for each of zh, en and es. */
 export function isI18nText(value: unknown): value is I18nText {

@@ -4,7 +4,7 @@
  * `:name` segments filled from the context. A missing parameter yields null, so the
  * caller disables what it cannot call instead of calling a wrong URL.
  */
-import { operationEndpoint } from '../schema/operations.ts';
+import { operationEndpoint, type ResourceOperation } from '../protocol/operations.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { ResourceDocument } from '../schema/resource.ts';
 import { fillRoute, isResourceEndpoint, type EndpointRef, type HttpMethod } from '../schema/screen.ts';
@@ -39,7 +39,7 @@ export function resolveEndpoint(
 }
 
 /** The resource's operation with an id, e.g. read / update / delete of record 7. */
-export function resourceOperation(doc: ResourceDocument, op: 'page' | 'read' | 'create' | 'update' | 'delete' | 'batchDelete', id?: unknown): ResolvedEndpoint {
+export function resourceOperation(doc: ResourceDocument, op: ResourceOperation, id?: unknown): ResolvedEndpoint {
   const e = operationEndpoint(doc, op);
   return { method: e.method, url: e.path.replace(':id', encodeURIComponent(String(id ?? ''))) };
 }

@@ -6,19 +6,13 @@
 import writeXlsxFile from 'write-excel-file/browser';
 import type { HttpClient, QueryValue } from '../http/client.ts';
 import type { ExportFormat } from '../schema/screen.ts';
-import { MAX_PAGE_SIZE } from '../schema/page-limits.ts';
+import { MAX_PAGE_SIZE, type Page } from '../protocol/page.ts';
 import type { GridColumn, GridRow } from './DataGrid.tsx';
 
 export const DEFAULT_EXPORT_ROWS = 10_000;
 
-export interface PageReply {
-  rows: GridRow[];
-  total: number;
-  /** false when the server did not count every match: `total` is then an estimate. */
-  totalExact?: boolean;
-  pageIndex: number;
-  pageSize: number;
-}
+/** A page of the table's rows, in the protocol's page shape (runtime/protocol/page.ts). */
+export type PageReply = Page<GridRow>;
 
 /** Every row of the query, page after page of MAX_PAGE_SIZE, stopping at `maxRows`. */
 export async function fetchAllRows(http: HttpClient, url: string, query: Record<string, QueryValue>, maxRows = DEFAULT_EXPORT_ROWS): Promise<{ rows: GridRow[]; total: number }> {

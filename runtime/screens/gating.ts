@@ -16,6 +16,7 @@
  * Pure and React-free: the renderer (host.ts) and the walk test (tests/api/action-walk)
  * call the same function.
  */
+import { can } from '../access/can.ts';
 import { evaluate } from '../schema/conditions.ts';
 import type { ResourceDocument } from '../schema/resource.ts';
 import { accessKeys, type WriteAction } from '../schema/resource-access.ts';
@@ -76,7 +77,7 @@ export function actionVerb(action: Action, gc: GateContext): string | null {
 /** Test 1: the user holds the element code (or needs none). */
 export function elementAllowed(action: Action, gc: GateContext): boolean {
   const codes = requiredElementCodes(action, gc);
-  return !codes.length || codes.some((c) => gc.elements.has(c));
+  return !codes.length || can({ elements: gc.elements }, { elements: codes });
 }
 
 /** Test 2: the record's `_can` hints do not rule the action out. */

@@ -1,3 +1,4 @@
+import { can } from '../access/can.ts';
 import { matchPath } from 'react-router-dom';
 import type { ScreenMeta } from '../app/screens.ts';
 import type { GatedRoute } from '../routing/route-table.ts';
@@ -93,7 +94,7 @@ export function routeOpensTab(
   for (const screen of screens) {
     if (!screen.meta) continue;
     const path = screen.path.startsWith('/') ? screen.path : `/${screen.path}`;
-    if (matchPath({ path, end: true }, pathname)) return !screen.authority || menuCodes.has(screen.authority);
+    if (matchPath({ path, end: true }, pathname)) return !screen.authority || can({ menus: menuCodes }, screen.authority);
   }
   return false;
 }

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
-import { caller } from '../http/guard.ts';
-import { forbidden } from '../http/envelope.ts';
+import { can, type Authority } from '../../runtime/access/can.ts';
+import { requireCan } from '../http/guard.ts';
+
+export type { Authority } from '../../runtime/access/can.ts';
 
 /**
  * Who may call the account and organisation calls: a menu code to reach the call, and
@@ -9,13 +11,6 @@ import { forbidden } from '../http/envelope.ts';
  * user manager and a farm's people screen, say) either pair suffices. Codes alone decide;
  * the platform flag only widens the scope (server/accounts/scope.ts).
  */
-export interface Authority {
-  /** Any one of these menu codes. */
-  menus: readonly string[];
-  /** Any one of these element codes (writes only). */
-  elements?: readonly string[];
-}
-
 export type Action = 'add' | 'edit' | 'delete';
 
 export const authority = {
@@ -54,12 +49,10 @@ export const authority = {
 } as const;
 
 export function holds(user: SessionUser, a: Authority): boolean {
-  return a.menus.some((m) => user.menus.has(m)) && (!a.elements || a.elements.some((e) => user.elements.has(e)));
+  return can(user, a);
 }
 
 /** The caller, or 40301 unless they hold `a`. */
 export function requireAuthority(req: FastifyRequest, a: Authority): SessionUser {
-  const user = caller(req);
-  if (!holds(user, a)) throw forbidden();
-  return user;
+  return requireCan(req, a);
 }

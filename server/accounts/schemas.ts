@@ -4,10 +4,10 @@
  * document is generated from them, so every bound lives here once.
  */
 
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_INDEX, MAX_PAGE_SIZE, type Page } from '../../runtime/protocol/page.ts';
 import { PHONE_MESSAGES } from '../../runtime/schema/messages.ts';
 
-export const MAX_PAGE_SIZE = 500;
-export const DEFAULT_PAGE_SIZE = 20;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page };
 
 export const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
@@ -46,7 +46,7 @@ export const idList = { type: 'array', items: id, minItems: 1, maxItems: 100, un
 export const roleIds = { type: 'array', items: id, maxItems: 50, uniqueItems: true } as const;
 
 export const pageQuery = {
-  pageIndex: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+  pageIndex: { type: 'integer', minimum: 1, maximum: MAX_PAGE_INDEX, default: 1 },
   pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
 } as const;
 
@@ -60,14 +60,6 @@ export function strictObject<P extends Record<string, unknown>>(props: P, requir
 }
 
 export interface PageParams {
-  pageIndex: number;
-  pageSize: number;
-}
-
-/** The one page shape of every paged reply (the resource engine's too). */
-export interface Page<T> {
-  rows: T[];
-  total: number;
   pageIndex: number;
   pageSize: number;
 }

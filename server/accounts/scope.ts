@@ -1,6 +1,7 @@
 import type { SessionUser } from '../auth/session-user.ts';
 import type { Queryable } from '../db/database.ts';
 import { notFound } from '../http/envelope.ts';
+import { Params } from '../db/params.ts';
 
 /**
  * What part of the platform a caller may see and change:
@@ -23,14 +24,6 @@ export function scopeOf(user: SessionUser): Scope {
   return { kind: 'self', userId: user.id };
 }
 
-/** Positional parameters for SQL built from fixed fragments; values never enter the text. */
-export class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
 
 /** A condition on organisations aliased `o` that keeps those in scope. */
 export function orgScopeSql(scope: Scope, p: Params, o = 'o'): string {

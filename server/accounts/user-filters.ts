@@ -1,4 +1,4 @@
-import { Params } from './scope.ts';
+import type { Params } from '../db/params.ts';
 import * as s from './schemas.ts';
 
 /** Typed filters shared by the user pages; each becomes a parameterised condition. */

@@ -1,7 +1,8 @@
+import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import type { Queryable } from '../db/database.ts';
 import { business, forbidden, notFound } from '../http/envelope.ts';
-import { Params, scopeOf, userScopeSql } from './scope.ts';
+import { scopeOf, userScopeSql } from './scope.ts';
 import { msg } from './messages.ts';
 import * as schemas from './schemas.ts';
 import type { Lang } from '../i18n/lang.ts';

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Params } from '../db/params.ts';
 import { notFound, ok } from '../http/envelope.ts';
 import { caller } from '../http/guard.ts';
 import * as s from '../accounts/schemas.ts';
@@ -66,25 +67,21 @@ export function registerContentReadRoutes(app: FastifyInstance): void {
     },
     async (req) => {
       const q = req.query;
-      const params: unknown[] = [];
+      const p = new Params();
       const where = [`resource = 'articles'`, `data->>'status' = '1'`];
       const keyword = q.keyword?.trim().toLowerCase();
       if (keyword) {
-        params.push(keyword);
-        const k = `$${params.length}`;
+        const k = p.add(keyword);
         // position() keeps % and _ literal; the body is searched as stored (tags included).
         where.push(`(position(${k} in lower(data->>'title')) > 0 OR position(${k} in lower(coalesce(data->>'summary', ''))) > 0
           OR position(${k} in lower(data->>'content')) > 0)`);
       }
-      if (q.category) {
-        params.push(q.category);
-        where.push(`data->>'category' = $${params.length}`);
-      }
+      if (q.category) where.push(`data->>'category' = ${p.add(q.category)}`);
       const cond = where.join(' AND ');
-      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resource_records WHERE ${cond}`, params)).rows[0].n;
+      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resource_records WHERE ${cond}`, p.values)).rows[0].n;
       const { rows } = await db.query<ArticleRow>(
-        `SELECT id, data FROM resource_records WHERE ${cond} ORDER BY data->>'publishedAt' DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, q.pageSize, offsetOf(q)],
+        `SELECT id, data FROM resource_records WHERE ${cond} ORDER BY data->>'publishedAt' DESC, id DESC LIMIT ${p.add(q.pageSize)} OFFSET ${p.add(offsetOf(q))}`,
+        p.values,
       );
       return ok(page(rows.map((r) => articleView(r, false)), total, q));
     },

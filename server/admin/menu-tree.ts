@@ -1,11 +1,9 @@
+import type { LocalizedText } from '../../runtime/protocol/texts.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Lang } from '../i18n/lang.ts';
 
-export interface LocalText {
-  zh: string;
-  en: string;
-  es: string;
-}
+/** A text in every language (runtime/protocol/texts.ts). */
+export type LocalText = LocalizedText;
 
 export interface MenuElement {
   code: string;

@@ -1,11 +1,12 @@
+import { Params } from '../db/params.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
 import { business, forbidden, notFound, ok } from '../http/envelope.ts';
-import { requireAnyMenu } from '../http/guard.ts';
+import { requireAnyMenu, requireCan } from '../http/guard.ts';
 import { orgProps } from '../routes/organisations.ts';
 import * as s from '../accounts/schemas.ts';
-import { ORG_COLUMNS, Params, orgScopeSql, orgView, scopeOf, visibleOrg, type OrgRow } from '../accounts/scope.ts';
+import { ORG_COLUMNS, orgScopeSql, orgView, scopeOf, visibleOrg, type OrgRow } from '../accounts/scope.ts';
 import { readResourceDocuments } from '../resources/load.ts';
 import { pageQuerySchema } from '../resources/routes.ts';
 import { ResourceStore } from '../resources/store.ts';
@@ -147,9 +148,7 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
   );
 
   const requireNurseryWrite = (req: FastifyRequest, action: 'add' | 'edit' | 'delete') => {
-    const me = requireAnyMenu(req, NURSERY_MENUS);
-    if (!me.elements.has(`nurseryManageIndex:${action}`)) throw forbidden();
-    return me;
+    return requireCan(req, { menus: NURSERY_MENUS, elements: [`nurseryManageIndex:${action}`] });
   };
 
   app.get<{ Params: { id: number } }>(

@@ -2,6 +2,7 @@ import { messageFor } from '../../runtime/schema/messages.ts';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
+import { Params } from '../db/params.ts';
 import { business, notFound, ok } from '../http/envelope.ts';
 import { requireElement, requireMenu } from '../http/guard.ts';
 import { t } from '../i18n/catalog.ts';
@@ -104,31 +105,23 @@ export function registerRegistrationRoutes(app: FastifyInstance): void {
     async (req) => {
       requireMenu(req, REGISTRATION_AUTHORITY);
       const q = req.query;
-      const params: unknown[] = [];
+      const p = new Params();
       const where: string[] = [];
-      if (q.status) {
-        params.push(q.status);
-        where.push(`q.status = $${params.length}`);
-      }
-      if (q.orgType !== undefined) {
-        params.push(q.orgType);
-        where.push(`(q.payload->>'orgType')::int = $${params.length}`);
-      }
+      if (q.status) where.push(`q.status = ${p.add(q.status)}`);
+      if (q.orgType !== undefined) where.push(`(q.payload->>'orgType')::int = ${p.add(q.orgType)}`);
       if (q.keyword) {
-        params.push(q.keyword.toLowerCase());
-        const k = `$${params.length}`;
+        const k = p.add(q.keyword.toLowerCase());
         where.push(
           `(position(${k} in lower(q.payload->>'username')) > 0 OR position(${k} in lower(q.payload->>'name')) > 0
             OR position(${k} in (q.payload->>'phone')) > 0 OR position(${k} in lower(q.payload->>'orgName')) > 0)`,
         );
       }
       const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM registration_requests q ${cond}`, params)).rows[0].n;
-      const { rows } = await db.query<RequestRow>(`${SELECT} ${cond} ORDER BY q.created_at DESC, q.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-        ...params,
-        q.pageSize,
-        offsetOf(q),
-      ]);
+      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM registration_requests q ${cond}`, p.values)).rows[0].n;
+      const { rows } = await db.query<RequestRow>(
+        `${SELECT} ${cond} ORDER BY q.created_at DESC, q.id DESC LIMIT ${p.add(q.pageSize)} OFFSET ${p.add(offsetOf(q))}`,
+        p.values,
+      );
       return ok(page(rows.map(view), total, q));
     },
   );

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
+import { can } from '../../runtime/access/can.ts';
+import { operationEndpoint } from '../../runtime/protocol/operations.ts';
 import { business, forbidden, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
@@ -126,7 +128,7 @@ const GUARDS: Guard[] = [
       }
       if (body.status === ARTICLE_PUBLISHED) {
         if (before.status !== ARTICLE_PUBLISHED) {
-          if (!user.elements.has(ARTICLE_PUBLISH_ELEMENT)) throw forbidden();
+          if (!can(user, { elements: [ARTICLE_PUBLISH_ELEMENT] })) throw forbidden();
           body.publishedAt = new Date().toISOString();
         } else {
           body.publishedAt = before.publishedAt ?? new Date().toISOString();
@@ -141,9 +143,9 @@ const GUARDS: Guard[] = [
 
 function guardFor(url: string): { guard: Guard; kind: 'collection' | 'record' | 'batch' } | null {
   for (const guard of GUARDS) {
-    if (url === guard.basePath) return { guard, kind: 'collection' };
-    if (url === `${guard.basePath}/batch`) return { guard, kind: 'batch' };
-    if (url === `${guard.basePath}/:id`) return { guard, kind: 'record' };
+    if (url === operationEndpoint(guard, 'create').path) return { guard, kind: 'collection' };
+    if (url === operationEndpoint(guard, 'batchDelete').path) return { guard, kind: 'batch' };
+    if (url === operationEndpoint(guard, 'read').path) return { guard, kind: 'record' };
   }
   return null;
 }
@@ -151,7 +153,7 @@ function guardFor(url: string): { guard: Guard; kind: 'collection' | 'record' | 
 /** The engine's own rule (accessKeys): a menu code and its element code of the action, for the authority or an alias. */
 function holdsWrite(user: SessionUser, guard: Guard, mode: Mode): boolean {
   const action = mode === 'create' ? 'add' : mode === 'update' ? 'edit' : 'delete';
-  return guard.menus.some((menu) => user.menus.has(menu) && user.elements.has(`${menu}:${action}`));
+  return guard.menus.some((menu) => can(user, menu, action));
 }
 
 function preHandlerFor(guard: Guard, mode: Mode, kind: 'collection' | 'record' | 'batch'): preHandlerAsyncHookHandler | null {

@@ -1,9 +1,10 @@
+import { Params } from '../db/params.ts';
 import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
 import { business, forbidden, notFound, ok, type FieldError } from '../http/envelope.ts';
-import { caller, requireElement, requireMenu } from '../http/guard.ts';
+import { requireCan, requireElement, requireMenu } from '../http/guard.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
@@ -94,27 +95,17 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
     async (req) => {
       requireMenu(req, ROLE_AUTHORITY);
       const q = req.query;
-      const params: unknown[] = [];
+      const p = new Params();
       const where: string[] = [];
       if (q.keyword) {
-        params.push(q.keyword.toLowerCase());
-        where.push(`(position($${params.length} in lower(r.code)) > 0 OR position($${params.length} in lower(r.name::text)) > 0)`);
+        const k = p.add(q.keyword.toLowerCase());
+        where.push(`(position(${k} in lower(r.code)) > 0 OR position(${k} in lower(r.name::text)) > 0)`);
       }
-      if (q.category) {
-        params.push(q.category);
-        where.push(`r.category = $${params.length}`);
-      }
-      if (q.platform !== undefined) {
-        params.push(q.platform);
-        where.push(`r.platform = $${params.length}`);
-      }
+      if (q.category) where.push(`r.category = ${p.add(q.category)}`);
+      if (q.platform !== undefined) where.push(`r.platform = ${p.add(q.platform)}`);
       const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM roles r ${cond}`, params)).rows[0].n;
-      const { rows } = await db.query<RoleRow>(`${ROLE_SELECT} ${cond} ORDER BY r.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-        ...params,
-        q.pageSize,
-        offsetOf(q),
-      ]);
+      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM roles r ${cond}`, p.values)).rows[0].n;
+      const { rows } = await db.query<RoleRow>(`${ROLE_SELECT} ${cond} ORDER BY r.id LIMIT ${p.add(q.pageSize)} OFFSET ${p.add(offsetOf(q))}`, p.values);
       return ok(page(rows.map((r) => roleView(r, req.lang)), total, q));
     },
   );
@@ -131,8 +122,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
       },
     },
     async (req) => {
-      const me = caller(req);
-      if (!ROLE_PICKERS.some((c) => me.menus.has(c))) throw forbidden();
+      const me = requireCan(req, { menus: ROLE_PICKERS });
       const { rows } = await db.query<RoleRow>(`${ROLE_SELECT} ORDER BY r.id`);
       return ok(rows.filter((r) => grantable(me, r)).map((r) => ({ value: r.id, label: r.name, code: r.code, platform: r.platform, category: r.category })));
     },

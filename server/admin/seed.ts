@@ -1,7 +1,8 @@
 import type { Queryable } from '../db/database.ts';
 import { hashPassword } from '../auth/password.ts';
+import type { LocalizedText } from '../../runtime/protocol/texts.ts';
 
-type Text = { zh: string; en: string; es: string };
+type Text = LocalizedText;
 const T = (zh: string, en: string, es: string): Text => ({ zh, en, es });
 
 /** The password of the demo registration requests (as the demo accounts': demo_2026). */

@@ -1,28 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { Lang } from '../i18n/lang.ts';
+import type { Envelope, FieldError } from '../../runtime/protocol/envelope.ts';
+import { httpStatusFor, Status } from '../../runtime/protocol/status.ts';
 
-/** Body status codes of spec section 9. */
-export const Status = {
-  OK: 200,
-  LOGGED_OUT: 40101,
-  FORBIDDEN: 40301,
-  BUSINESS: 40001,
-  NOT_FOUND: 40401,
-  TOO_MANY: 42901,
-  INTERNAL: 50001,
-} as const;
-
-export interface Envelope<T = unknown> {
-  status: number;
-  message: string;
-  data: T;
-}
-
-/** A field-level problem, for forms to show next to their field. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { Envelope, FieldError } from '../../runtime/protocol/envelope.ts';
+export { httpStatusFor, Status } from '../../runtime/protocol/status.ts';
 
 export function ok<T>(data: T, message = 'ok'): Envelope<T> {
   return { status: Status.OK, message, data };
@@ -41,23 +23,6 @@ export class ApiError extends Error {
     readonly details?: FieldError[] | ((lang: Lang) => FieldError[]),
   ) {
     super(key);
-  }
-}
-
-export function httpStatusFor(status: number): number {
-  switch (status) {
-    case Status.LOGGED_OUT:
-      return 401;
-    case Status.FORBIDDEN:
-      return 403;
-    case Status.BUSINESS:
-      return 400;
-    case Status.NOT_FOUND:
-      return 404;
-    case Status.TOO_MANY:
-      return 429;
-    default:
-      return status >= 200 && status < 600 ? status : 500;
   }
 }
 

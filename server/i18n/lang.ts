@@ -1,5 +1,6 @@
-export type Lang = 'zh' | 'en' | 'es';
-export const LANGS: readonly Lang[] = ['zh', 'en', 'es'];
+import { DEFAULT_LANG, LANGS, type Lang } from '../../runtime/protocol/texts.ts';
+
+export { LANGS, type Lang } from '../../runtime/protocol/texts.ts';
 
 /** The request's language: `lang` cookie set by the console, else Accept-Language, else zh. */
 export function pickLang(acceptLanguage: string | undefined, cookieHeader?: string): Lang {
@@ -9,5 +10,5 @@ export function pickLang(acceptLanguage: string | undefined, cookieHeader?: stri
     const tag = part.trim().slice(0, 2).toLowerCase();
     if ((LANGS as readonly string[]).includes(tag)) return tag as Lang;
   }
-  return 'zh';
+  return DEFAULT_LANG;
 }

@@ -1,11 +1,12 @@
+import { Params } from '../db/params.ts';
 import type { FastifyInstance } from 'fastify';
 import { requireMenu } from '../http/guard.ts';
 import { ok } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { DEFAULT_PAGE_SIZE } from '../../runtime/schema/resource.ts';
+import { DEFAULT_PAGE_SIZE } from '../../runtime/protocol/page.ts';
 import { envelopeSchema, errorReplySchema, pageOf, pageParamsSchema, pageSchema } from './page.ts';
-import { likePattern, Params } from './sql.ts';
+import { likePattern } from './sql.ts';
 import { business } from '../http/envelope.ts';
 import { msg } from './messages.ts';
 import { refuseValidation, resourceValidatorCompiler } from './validation.ts';

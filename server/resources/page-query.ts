@@ -1,10 +1,12 @@
+import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { business } from '../http/envelope.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { t } from '../i18n/catalog.ts';
-import { DEFAULT_PAGE_SIZE, parseSort, type ResourceDocument } from '../../runtime/schema/resource.ts';
+import { DEFAULT_PAGE_SIZE } from '../../runtime/protocol/page.ts';
+import { parseSort, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { msg } from './messages.ts';
-import { fieldExpr, ident, likePattern, orderBy, paramCast, Params, scopeCondition } from './sql.ts';
+import { fieldExpr, ident, likePattern, orderBy, paramCast, scopeCondition } from './sql.ts';
 
 /** A page request of one resource turned into SQL pieces: the conditions, the order, the window. */
 export interface PageQuery {

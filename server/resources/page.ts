@@ -11,10 +11,9 @@
  * paged replies are unchanged. These helpers give routes the JSON Schemas of that shape, so that the
  * OpenAPI document describes it once per route without anyone writing it by hand.
  */
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../runtime/schema/resource.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_INDEX, MAX_PAGE_SIZE, type Page } from '../../runtime/protocol/page.ts';
 
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
-export const MAX_PAGE_INDEX = 1_000_000;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_INDEX, MAX_PAGE_SIZE, type Page };
 
 /**
  * The resource engine counts matches exactly up to this many; past it the total of a full
@@ -23,15 +22,6 @@ export const MAX_PAGE_INDEX = 1_000_000;
  * count over 100,000 matches would cost more than everything else of the request together.
  */
 export const COUNT_CAP = 1_000;
-
-export interface Page<T> {
-  rows: T[];
-  total: number;
-  pageIndex: number;
-  pageSize: number;
-  /** Present (false) only when `total` was not counted exactly: it is then an estimate, at least the rows known to exist. */
-  totalExact?: false;
-}
 
 export const pageParamsSchema = {
   pageIndex: { type: 'integer', minimum: 1, maximum: MAX_PAGE_INDEX, description: 'Page number, from 1 (default 1).' },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
-import { caller } from '../http/guard.ts';
-import { forbidden, ok } from '../http/envelope.ts';
+import { requireCan } from '../http/guard.ts';
+import { ok } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import {
   accessKeys,
@@ -18,6 +18,7 @@ import {
   type ResourceDocument,
   type WriteAction,
 } from '../../runtime/schema/resource.ts';
+import { operationEndpoint, type ResourceOperation } from '../../runtime/protocol/operations.ts';
 import { envelopeSchema, errorReplySchema, pageParamsSchema, pageSchema } from './page.ts';
 import { ResourceStore, type Body } from './store.ts';
 import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
@@ -101,15 +102,11 @@ export function writeGrants(doc: ResourceDocument, action: WriteAction): Grant[]
 }
 
 function requireRead(req: FastifyRequest, doc: ResourceDocument): SessionUser {
-  const user = caller(req);
-  if (!readKeys(doc).some((code) => user.menus.has(code))) throw forbidden();
-  return user;
+  return requireCan(req, doc, 'read');
 }
 
 function requireWrite(req: FastifyRequest, doc: ResourceDocument, action: WriteAction): SessionUser {
-  const user = caller(req);
-  if (!accessKeys(doc, action).some((k) => user.menus.has(k.menu) && user.elements.has(k.element))) throw forbidden();
-  return user;
+  return requireCan(req, doc, action);
 }
 
 /** Authority first (40301), then the attached validation error (40001): no schema leaks to a caller without access. */
@@ -119,7 +116,8 @@ function checked(req: FastifyRequest) {
 
 /** The six endpoints of one resource document, under the /api prefix. */
 export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore): void {
-  const base = doc.basePath.replace(/^\/api/, '');
+  // Paths from the protocol's operation table, under the /api prefix the plugin is registered with.
+  const at = (op: ResourceOperation) => operationEndpoint(doc, op).path.replace(/^\/api/, '');
   const row = rowJsonSchema(doc);
   const tags = [doc.name];
   const title = doc.title.en;
@@ -134,7 +132,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } });
 
   app.get(
-    `${base}/page`,
+    at('page'),
     {
       ...common,
       schema: {
@@ -154,7 +152,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.get(
-    `${base}/:id`,
+    at('read'),
     { ...common, schema: { tags, summary: `${title}: one record`, description: `${readText}.`, ...readX, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
     async (req) => {
       const user = requireRead(req, doc);
@@ -164,7 +162,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.post(
-    base,
+    at('create'),
     {
       ...common,
       schema: {
@@ -184,7 +182,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.put(
-    `${base}/:id`,
+    at('update'),
     {
       ...common,
       schema: {
@@ -206,7 +204,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.delete(
-    `${base}/batch`,
+    at('batchDelete'),
     {
       ...common,
       schema: {
@@ -226,7 +224,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   );
 
   app.delete(
-    `${base}/:id`,
+    at('delete'),
     {
       ...common,
       schema: {

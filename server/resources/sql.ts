@@ -1,4 +1,5 @@
 import type { SessionUser } from '../auth/session-user.ts';
+import type { Params } from '../db/params.ts';
 import { scalarTypeOf, type ResourceDocument, type SortKey } from '../../runtime/schema/resource.ts';
 
 /**
@@ -7,13 +8,6 @@ import { scalarTypeOf, type ResourceDocument, type SortKey } from '../../runtime
  * loaded document, which the meta-schema restricts to letters and digits (checked again
  * by `ident`) — and that is what lets the planner match the partial expression indexes.
  */
-export class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
 
 const IDENT = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
 

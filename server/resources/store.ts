@@ -1,3 +1,4 @@
+import { Params } from '../db/params.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../db/database.ts';
 import type { SessionUser } from '../auth/session-user.ts';
@@ -12,7 +13,7 @@ import { assertCrossFieldRules } from './validation.ts';
 import { pageOf, type Page } from './page.ts';
 import { pageQuery, pageRowsSql } from './page-query.ts';
 import { pageTotal } from './page-count.ts';
-import { fieldExpr, ident, Params, ROW_FROM, rowSelect, rowView, scopeCondition, type RecordRow } from './sql.ts';
+import { fieldExpr, ident, ROW_FROM, rowSelect, rowView, scopeCondition, type RecordRow } from './sql.ts';
 
 export type RecordView = Record<string, unknown>;
 export type Body = Record<string, unknown>;

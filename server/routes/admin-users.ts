@@ -1,3 +1,4 @@
+import { Params } from '../db/params.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { hashPassword } from '../auth/password.ts';
@@ -10,7 +11,7 @@ import { authority, holds, requireAuthority } from '../accounts/authority.ts';
 import { msg } from '../accounts/messages.ts';
 import { createPerson, personHash, personProps, type PersonBody } from '../accounts/persons.ts';
 import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
-import { Params, scopeOf, visibleBloc, visibleOrg } from '../accounts/scope.ts';
+import { scopeOf, visibleBloc, visibleOrg } from '../accounts/scope.ts';
 import * as s from '../accounts/schemas.ts';
 import { userConditions, userFilterProps, userOrder, type UserFilterQuery } from '../accounts/user-filters.ts';
 import { assertFree, changeableUser, listUsers, refuseSelf, uniqueViolation, userById, visibleUser, type UserView } from '../accounts/users.ts';

@@ -1,3 +1,4 @@
+import { Params } from '../db/params.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
@@ -6,7 +7,7 @@ import { Status, business, forbidden, notFound, ok } from '../http/envelope.ts';
 import { caller } from '../http/guard.ts';
 import { authority, holds } from '../accounts/authority.ts';
 import { msg } from '../accounts/messages.ts';
-import { Params, orgScopeSql, scopeOf } from '../accounts/scope.ts';
+import { orgScopeSql, scopeOf } from '../accounts/scope.ts';
 import * as s from '../accounts/schemas.ts';
 import { visibleUser } from '../accounts/users.ts';
 import { receivedNotice } from './notices.ts';

@@ -1,7 +1,8 @@
+import { Params } from '../db/params.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../http/envelope.ts';
 import { authority, requireAuthority } from '../accounts/authority.ts';
-import { Params, visibleOrg } from '../accounts/scope.ts';
+import { visibleOrg } from '../accounts/scope.ts';
 import * as s from '../accounts/schemas.ts';
 import { listUsers } from '../accounts/users.ts';
 import { farmIdOf } from './admin-users.ts';

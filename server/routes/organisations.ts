@@ -1,3 +1,4 @@
+import { Params } from '../db/params.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
@@ -8,7 +9,7 @@ import { authority, holds, requireAuthority, type Authority } from '../accounts/
 import { msg } from '../accounts/messages.ts';
 import { createPerson, personHash, personProps, type PersonBody } from '../accounts/persons.ts';
 import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
-import { ORG_COLUMNS, Params, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../accounts/scope.ts';
+import { ORG_COLUMNS, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../accounts/scope.ts';
 import * as s from '../accounts/schemas.ts';
 import { changeableUser, refuseSelf, userById } from '../accounts/users.ts';
 import { WRITABLE_KINDS, farmIdOf } from './admin-users.ts';

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
+import type { Envelope, Page } from '../../runtime/protocol/index.ts';
 import type { Database } from '../../server/db/database.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -78,7 +79,7 @@ async function measure(engine: 'pglite' | 'postgres', schema?: string): Promise<
     const url = `http://127.0.0.1:${ready.port}`;
     // One check that the query does what is measured before measuring it.
     const probe = await fetch(`${url}${BASE}?pageIndex=1&pageSize=20&category=fertilizer&sort=-unitPrice`, { headers: { authorization: ready.token } });
-    const body = (await probe.json()) as { status: number; data: { rows: { unitPrice: number }[]; total: number; totalExact?: false } };
+    const body = (await probe.json()) as Envelope<Page<{ unitPrice: number }>>;
     // Past COUNT_CAP matches the total is the planner's estimate (`totalExact: false`); one category holds a sixth of the rows.
     if (body.status !== 200 || body.data.rows.length !== 20 || body.data.total < 20) throw new Error(`unexpected reply: ${JSON.stringify(body).slice(0, 300)}`);
     const total = `${body.data.total}${body.data.totalExact === false ? ' (the planner\'s estimate: totalExact false)' : ''} (true: about ${Math.round(ROWS / 6)})`;
