@@ -257,7 +257,7 @@ describe('administration screens as admin', () => {
     const cleared = (await api<{ menus: string[]; elements: string[] }>('GET', `/api/admin/role/${id}/permissions`)).data;
     expect(cleared).toMatchObject({ menus: [], elements: [] });
 
-    await row(code).getByRole('button', { name: '删除' }).click();
+    await moreAction(code, '删除');
     await confirm();
     await expect.poll(() => row(code).count()).toBe(0);
   });
@@ -370,7 +370,7 @@ describe('administration screens as admin', () => {
       await visitor.close();
     }
 
-    await row(title).getByRole('button', { name: '删除' }).click();
+    await moreAction(title, '删除');
     await confirm();
     await expect.poll(() => row(title).count()).toBe(0);
   });

@@ -164,8 +164,11 @@ describe('crop management as admin', () => {
     await row(name).filter({ hasText: 'Sweet potato' }).waitFor();
 
     // Delete is offered only for disabled crops (when status = 0), after a confirmation naming the crop.
+    // (view and edit inline; a third action goes under «更多»).
     await expect(row('水稻').getByRole('button', { name: '删除' }).count()).resolves.toBe(0);
-    await row(name).getByRole('button', { name: '删除' }).click();
+    await expect(row('水稻').getByTestId('more-actions').count()).resolves.toBe(0);
+    await row(name).getByTestId('more-actions').click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: '删除' }).click();
     await page.getByText(`确定删除作物「${name}」吗？`).waitFor();
     await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
     await page.getByText('已删除').first().waitFor();
