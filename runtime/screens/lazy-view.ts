@@ -24,7 +24,6 @@ export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>
         throw e;
       },
     ));
-  // biome-ignore lint/correctness/noComponentHookFactories: one component per renderer chunk, made once at module load, never inside a render
   const View = (props: P): ReactElement => {
     if (!loaded) use(preload());
     return createElement(loaded!, props);

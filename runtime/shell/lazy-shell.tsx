@@ -19,7 +19,6 @@ export function preloadShell(): void {
 
 function lazyPart<K extends keyof Shell>(name: K): Shell[K] {
   const Lazy = lazy(() => loadShell().then((m) => ({ default: m[name] as unknown as ComponentType<Record<string, unknown>> })));
-  // biome-ignore lint/correctness/noComponentHookFactories: called once per shell part at module load, never inside a render
   const Part = (props: Record<string, unknown>) => (
     // Nothing visible while the chunk is in flight: it is short, and a spinner that shows
     // for a frame only flashes. Screen readers hear that the page is busy.
