@@ -1,10 +1,11 @@
 import { App, Button, Form, Input, Modal, Space } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isHttpError } from '../../http/errors.ts';
 import { useShellApi } from '../hooks.ts';
 import type { ChangePasswordForm } from '../shell-api.ts';
-import { codeRules, passwordRules, phoneRules, RESEND_DELAY_MS } from './rules.ts';
+import { codeRules, passwordRules, phoneRules } from './rules.ts';
+import { useSendCode } from './use-send-code.ts';
 
 export interface PasswordDialogProps {
   open: boolean;
@@ -28,46 +29,14 @@ export function PasswordDialog({ open, phone, onCancel, onSaved, title }: Passwo
   const { notification } = App.useApp();
   const api = useShellApi();
   const [form] = Form.useForm<ChangePasswordForm>();
-  const [sending, setSending] = useState(false);
-  const [sentOnce, setSentOnce] = useState(false);
   const [saving, setSaving] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  const { sendCode, sending, label: sendLabel } = useSendCode(form, (phone) => api.sendChangePasswordCode(phone));
 
   useEffect(() => {
     if (!open) return;
     form.resetFields();
     form.setFieldsValue({ phone: phone ?? '' });
   }, [open, phone, form]);
-
-  const sendCode = async () => {
-    let values: Pick<ChangePasswordForm, 'phone'>;
-    try {
-      values = await form.validateFields(['phone']);
-    } catch {
-      return;
-    }
-    setSending(true);
-    if (timer.current) clearTimeout(timer.current);
-    try {
-      await api.sendChangePasswordCode(values.phone.trim());
-      // Spec 4 and 9: loading for 6 s after a send, then the 'resend' label.
-      timer.current = setTimeout(() => {
-        setSending(false);
-        setSentOnce(true);
-      }, RESEND_DELAY_MS);
-    } catch (e) {
-      setSending(false);
-      const message = (isHttpError(e) && (e.fieldErrors.find((f) => f.field === 'phone')?.message ?? e.serverMessage)) || t('shell.password.sendFailed');
-      form.setFields([{ name: 'phone', errors: [message] }]);
-    }
-  };
 
   const save = async () => {
     let values: ChangePasswordForm;
@@ -118,7 +87,7 @@ export function PasswordDialog({ open, phone, onCancel, onSaved, title }: Passwo
               <Input inputMode="numeric" maxLength={11} aria-label={t('shell.password.phone')} />
             </Form.Item>
             <Button onClick={() => void sendCode()} loading={sending} data-testid="password-send">
-              {sentOnce ? t('shell.password.resend') : t('shell.password.send')}
+              {sendLabel}
             </Button>
           </Space.Compact>
         </Form.Item>

@@ -6,11 +6,12 @@
  * (the public paths are those of spec 2.1).
  */
 import { App, Button, Col, Form, Input, Modal, Result, Row, Select, Space } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../../app/context.ts';
 import { isHttpError } from '../../../http/errors.ts';
-import { codeRules, passwordRules, phoneRules, RESEND_DELAY_MS } from '../../password/rules.ts';
+import { codeRules, passwordRules, phoneRules } from '../../password/rules.ts';
+import { useSendCode } from '../../password/use-send-code.ts';
 
 /** Spec 7.1: the organisation types a registration may ask for. */
 const ORG_TYPES = [
@@ -43,41 +44,11 @@ export default function RegisterDialog({ open, onClose }: { open: boolean; onClo
   const { http } = useServices();
   const { message } = App.useApp();
   const [form] = Form.useForm<RegisterForm>();
-  const [sending, setSending] = useState(false);
-  const [sentOnce, setSentOnce] = useState(false);
   const [saving, setSaving] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
+  const { sendCode, sending, label: sendLabel } = useSendCode(form, (phone) =>
+    http.request({ method: 'PUT', url: '/api/admin/user/front/sms/send', query: { phone }, quiet: true }),
   );
-
-  const sendCode = async () => {
-    let phone: string;
-    try {
-      phone = (await form.validateFields(['phone'])).phone.trim();
-    } catch {
-      return;
-    }
-    setSending(true);
-    if (timer.current) clearTimeout(timer.current);
-    try {
-      await http.request({ method: 'PUT', url: '/api/admin/user/front/sms/send', query: { phone }, quiet: true });
-      // Spec 4 and 9: loading for 6 s after a send, then the 'resend' label.
-      timer.current = setTimeout(() => {
-        setSending(false);
-        setSentOnce(true);
-      }, RESEND_DELAY_MS);
-    } catch (e) {
-      setSending(false);
-      const text = (isHttpError(e) && (e.fieldErrors.find((f) => f.field === 'phone')?.message ?? e.serverMessage)) || t('shell.password.sendFailed');
-      form.setFields([{ name: 'phone', errors: [text] }]);
-    }
-  };
 
   const submit = async () => {
     let v: RegisterForm;
@@ -193,7 +164,7 @@ export default function RegisterDialog({ open, onClose }: { open: boolean; onClo
                     <Input inputMode="numeric" maxLength={11} aria-label={t('shell.password.phone')} />
                   </Form.Item>
                   <Button onClick={() => void sendCode()} loading={sending} data-testid="register-send">
-                    {sentOnce ? t('shell.password.resend') : t('shell.password.send')}
+                    {sendLabel}
                   </Button>
                 </Space.Compact>
               </Form.Item>
