@@ -259,7 +259,7 @@ export function ActionButtons({ actions, scope, data, batch, variant = 'toolbar'
                 onClick: ({ key }) => void scope.exportQuery?.(key as ExportFormat),
               }}
             >
-              <Button icon={<SchemaIcon name={a.icon} />} disabled={disabled} size={small ? 'small' : undefined}>
+              <Button icon={a.icon ? <SchemaIcon name={a.icon} /> : undefined} disabled={disabled} size={small ? 'small' : undefined}>
                 {label}
               </Button>
             </Dropdown>
@@ -271,7 +271,7 @@ export function ActionButtons({ actions, scope, data, batch, variant = 'toolbar'
             type={small ? 'link' : a.primary ? 'primary' : 'default'}
             danger={a.danger}
             size={small ? 'small' : undefined}
-            icon={<SchemaIcon name={a.icon} />}
+            icon={a.icon ? <SchemaIcon name={a.icon} /> : undefined}
             disabled={disabled}
             onClick={() => void run(a)}
           >
