@@ -1,0 +1,65 @@
+import { routeParams } from '../../screen.ts';
+import { collector, type Resource, type ScreenRule } from '../context.ts';
+import { screenChecks } from '../screen-checks.ts';
+
+export const formRule: ScreenRule = {
+  id: 'form',
+  description: 'Forms: routes carry the record id where a mode needs it; fields are properties of the record; trees, options, conditions, endpoints and actions check out; required properties are on the form.',
+  check(ctx) {
+    const { screen } = ctx;
+    if (screen.kind !== 'form') return [];
+    const { routes, resource, file } = ctx;
+    const { problems, add } = collector(file);
+    const { checkCondition, checkNavigate, checkEndpoint, checkOptions, checkActions } = screenChecks(ctx, add);
+    const modeParam = screen.modeParam ?? 'operate';
+    const idParam = screen.idParam ?? 'id';
+    routes.forEach((r, i) => {
+      const params = routeParams(r.route);
+      const at = i === 0 && screen.route ? '/route' : `/aliases/${screen.route ? i - 1 : i}/route`;
+      if (params.includes(modeParam) && !params.includes(idParam)) add(at, `has :${modeParam} but no :${idParam}: edit and show need the record id`);
+      if (!params.includes(modeParam) && screen.defaultMode && screen.defaultMode !== 'add' && !params.includes(idParam))
+        add(at, `has no :${idParam}, but the default mode ${screen.defaultMode} needs the record id`);
+    });
+    // A form without a resource carries its own record schema (and its own endpoints).
+    const model: Resource | undefined =
+      resource ?? (screen.record ? ({ name: `${screen.id} (record)`, record: screen.record, searchable: [], sortable: [], references: {} } as unknown as Resource) : undefined);
+    if (!resource && screen.record) {
+      if (!screen.endpoints?.create && !screen.endpoints?.update) add('/endpoints', 'a form without a resource needs endpoints.create or endpoints.update');
+      const editable = routes.some((r) => routeParams(r.route).includes(modeParam)) || (screen.defaultMode ?? 'add') !== 'add';
+      if (editable && !screen.endpoints?.load) add('/endpoints', 'a form without a resource that edits or shows records needs endpoints.load');
+    }
+    const seen = new Set<string>();
+    const trees: { field: string; leafField?: string; at: string }[] = [];
+    screen.sections.forEach((s, si) => {
+      checkCondition(s.when, `/sections/${si}/when`, model);
+      s.fields.forEach((f, fi) => {
+        const p = `/sections/${si}/fields/${fi}`;
+        if (model && !(f.field in model.record.properties)) add(`${p}/field`, `"${f.field}" is not a property of ${resource ? `resource "${model.name}"'s record` : 'the form\'s record'}`);
+        if (seen.has(f.field)) add(`${p}/field`, `"${f.field}" appears twice on the form`);
+        seen.add(f.field);
+        if (f.span && f.span > (s.columns ?? 2)) add(`${p}/span`, `spans ${f.span} columns; the section has ${s.columns ?? 2}`);
+        checkCondition(f.when, `${p}/when`, model);
+        checkOptions(f, p, 'record', model);
+        if (f.tree) {
+          if (f.widget !== 'checkboxTree') add(`${p}/tree`, 'only a checkboxTree field reads a tree');
+          checkEndpoint(f.tree.endpoint, `${p}/tree/endpoint`, 'record', undefined, model);
+          if (!!f.tree.leaves !== !!f.tree.leafField) add(`${p}/tree`, 'leaves and leafField go together');
+          trees.push({ field: f.field, leafField: f.tree.leafField, at: p });
+          const prop = model?.record.properties[f.field];
+          if (prop && prop.type !== 'array') add(`${p}/widget`, `a checkboxTree holds a list; "${f.field}" is a ${prop.type}`);
+        }
+      });
+    });
+    for (const t of trees)
+      if (t.leafField && !seen.has(t.leafField)) add(`${t.at}/tree/leafField`, `"${t.leafField}" is not a field of this form (add it, e.g. with widget hidden)`);
+    if (model) {
+      for (const req of model.record.required ?? []) {
+        if (!seen.has(req)) add('/sections', `required property "${req}" of ${resource ? `resource "${model.name}"` : "the form's record"} is not on the form, so adding a record cannot succeed`, 'warning');
+      }
+    }
+    for (const [k, e] of Object.entries(screen.endpoints ?? {})) if (e) checkEndpoint(e, `/endpoints/${k}`, 'record', model, model);
+    if (screen.afterSubmit && typeof screen.afterSubmit === 'object') checkNavigate(screen.afterSubmit, '/afterSubmit', 'record', undefined, model);
+    checkActions(screen.actions, '/actions', 'record', undefined, model);
+    return problems;
+  },
+};

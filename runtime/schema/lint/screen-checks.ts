@@ -1,0 +1,222 @@
+/**
+ * The checks that several rules run on parts of a screen (value references, navigation
+ * targets, endpoints, options, actions, tables), bound to the screen under check so that
+ * each reports with the screen's routes, authorities and resource.
+ */
+import { conditionFields, type Condition } from '../conditions.ts';
+import { IMPLICIT_SORTABLE, MAX_PAGE_SIZE, parseSort, type FieldSchema } from '../resource.ts';
+import { routeShape } from '../route-shape.ts';
+import {
+  isResourceEndpoint, resolveElementCode, resolveRoute, routeParams,
+  type Action, type Column, type EndpointRef, type Enumerated, type HttpMethod, type NavigateTarget,
+  type ParamMap, type TableParts, type ValueRef,
+} from '../screen.ts';
+import { escapePointerSegment } from '../validate.ts';
+import { parseRef, type ValueRoot } from '../values.ts';
+import { operationEndpoint, resourceEndpoints } from '../../protocol/operations.ts';
+import type { AddProblem, Resource, ScreenLintContext } from './context.ts';
+import { checkGrants, fieldKnown, isSortable, pathsMatch, routeAccepts } from './fields.ts';
+
+/** Where a value reference or an action sits, which decides the roots it may read. */
+export type Context = 'toolbar' | 'row' | 'batch' | 'record' | 'related' | 'screen';
+
+export const ROOTS_BY_CONTEXT: Record<Context, ValueRoot[]> = {
+  toolbar: ['route', 'query'],
+  row: ['row', 'route', 'query'],
+  batch: ['selection', 'route', 'query'],
+  record: ['record', 'route', 'query'],
+  // A related list's row actions see the child row and the parent record.
+  related: ['row', 'record', 'route', 'query'],
+  screen: ['route', 'query'],
+};
+
+export type ScreenChecks = ReturnType<typeof screenChecks>;
+
+export function screenChecks(lint: ScreenLintContext, add: AddProblem) {
+  const { input, screen, routes, routeShapes, authorities, missingResource } = lint;
+  const byId = lint.screensById;
+  const elementSet = lint.elementCodes;
+  const routeParamSets = routes.map((r) => new Set(routeParams(r.route)));
+
+  const checkRefs = (map: ParamMap | undefined, at: string, ctx: Context, rowRes: Resource | undefined, recordRes: Resource | undefined) => {
+    for (const [name, ref] of Object.entries(map ?? {})) checkRef(ref, `${at}/${escapePointerSegment(name)}`, ctx, rowRes, recordRes);
+  };
+  const checkRef = (ref: ValueRef, at: string, ctx: Context, rowRes: Resource | undefined, recordRes: Resource | undefined) => {
+    const parsed = parseRef(ref);
+    if (!parsed) return;
+    if (!ROOTS_BY_CONTEXT[ctx].includes(parsed.root)) {
+      add(at, `"${ref as string}" reads ${parsed.root}, which is not available here (available: ${ROOTS_BY_CONTEXT[ctx].join(', ')})`);
+      return;
+    }
+    const head = parsed.path.split('.')[0];
+    if (parsed.root === 'route') {
+      if (routeParamSets.length && routeParamSets.some((set) => !set.has(head)))
+        add(at, `"${ref as string}": ":${head}" is not a parameter of every route of this screen`);
+    } else if (parsed.root === 'row' || parsed.root === 'selection') {
+      if (rowRes) checkField(rowRes, parsed.path, at, 'row');
+    } else if (parsed.root === 'record') {
+      if (recordRes) checkField(recordRes, parsed.path, at, 'row');
+    }
+  };
+  const checkField = (r: Resource, path: string, at: string, use: 'row' | 'record') => {
+    if (!fieldKnown(r, path, use)) add(at, `"${path}" is not a field of resource "${r.name}"${use === 'row' ? ' (record properties, meta fields or labels.<reference>)' : ''}`);
+  };
+  const checkCondition = (c: Condition | undefined, at: string, r: Resource | undefined) => {
+    if (!c || !r) return;
+    for (const f of conditionFields(c)) if (!fieldKnown(r, f, 'row')) add(at, `condition reads "${f}", which is not a field of resource "${r.name}"`);
+  };
+  const checkNavigate = (t: NavigateTarget, at: string, ctx: Context, rowRes: Resource | undefined, recordRes: Resource | undefined) => {
+    const hosts = routes.length ? routes.map((r) => r.route) : [undefined];
+    for (const host of hosts) {
+      const target = resolveRoute(t.to, host);
+      if (!host && !t.to.startsWith('/')) {
+        const anywhere = [...routeShapes.keys()].some((shape) => routeAccepts(shape.split('/').slice(2).join('/'), routeShape(t.to)));
+        if (!anywhere) add(`${at}/to`, `"${t.to}" is no route of any section`);
+        continue;
+      }
+      if (![...routeShapes.keys()].some((shape) => routeAccepts(shape, routeShape(target)))) add(`${at}/to`, `"${target}" is no route of any screen${host ? ` (resolved from ${host})` : ''}`);
+    }
+    const needed = t.to.split('/').filter((s) => s.startsWith(':') && !s.endsWith('?')).map((s) => s.slice(1));
+    const all = routeParams(t.to);
+    for (const p of needed) if (!t.params || !(p in t.params)) add(`${at}/params`, `has no value for :${p} of "${t.to}"`);
+    for (const p of Object.keys(t.params ?? {})) if (!all.includes(p)) add(`${at}/params/${escapePointerSegment(p)}`, `"${t.to}" has no parameter :${p}`);
+    checkRefs(t.params, `${at}/params`, ctx, rowRes, recordRes);
+    checkRefs(t.query, `${at}/query`, ctx, rowRes, recordRes);
+  };
+  const checkEndpoint = (e: EndpointRef, at: string, ctx: Context, rowRes: Resource | undefined, recordRes: Resource | undefined) => {
+    let method: HttpMethod;
+    let path: string;
+    if (isResourceEndpoint(e)) {
+      const name = e.resource ?? screen.resource;
+      const r = name ? input.resources.get(name) : undefined;
+      if (!name) return add(at, `operation "${e.operation}" needs a resource: the screen has none, so name one`);
+      if (!r) return add(`${at}/resource`, missingResource(name));
+      if (name !== screen.resource) checkGrants(r, authorities, `${at}/resource`, add);
+      ({ method, path } = operationEndpoint(r, e.operation));
+    } else {
+      method = e.method ?? 'GET';
+      path = e.path;
+      const known = [...input.resources.values()].some((r) => resourceEndpoints(r).some((x) => x.method === method && pathsMatch(x.path, path)));
+      if (!known && input.served) {
+        if (input.served === 'resources-only') add(`${at}/path`, `${method} ${path} is served by no resource (the server's OpenAPI document was not available to check other routes)`);
+        else if (!input.served(method, path)) add(`${at}/path`, `${method} ${path} is not served by the server (not in its OpenAPI document)`);
+      }
+    }
+    const params = routeParams(path);
+    for (const p of params) if (!e.params || !(p in e.params)) add(`${at}/params`, `has no value for :${p} of ${method} ${path}`);
+    for (const p of Object.keys(e.params ?? {})) if (!params.includes(p)) add(`${at}/params/${escapePointerSegment(p)}`, `${method} ${path} has no parameter :${p}`);
+    checkRefs(e.params, `${at}/params`, ctx, rowRes, recordRes);
+    if (!isResourceEndpoint(e)) checkRefs(e.query, `${at}/query`, ctx, rowRes, recordRes);
+  };
+  const checkOptions = (x: Enumerated, at: string, ctx: Context = 'screen', recordRes?: Resource) => {
+    if (x.optionsEndpoint) checkEndpoint(x.optionsEndpoint.endpoint, `${at}/optionsEndpoint/endpoint`, ctx, undefined, recordRes);
+    if (!x.optionsFrom) return;
+    const r = input.resources.get(x.optionsFrom.resource);
+    if (!r) return add(`${at}/optionsFrom/resource`, missingResource(x.optionsFrom.resource));
+    checkGrants(r, authorities, `${at}/optionsFrom/resource`, (ptr, msg) => add(ptr, `${msg}; users holding only this screen's authority get no options`, 'warning'), 'read');
+    if (x.optionsFrom.valueField && !fieldKnown(r, x.optionsFrom.valueField, 'row')) add(`${at}/optionsFrom/valueField`, `"${x.optionsFrom.valueField}" is not a field of resource "${r.name}"`);
+    if (x.optionsFrom.labelField && !fieldKnown(r, x.optionsFrom.labelField, 'row')) add(`${at}/optionsFrom/labelField`, `"${x.optionsFrom.labelField}" is not a field of resource "${r.name}"`);
+    for (const f of Object.keys(x.optionsFrom.filter ?? {})) {
+      if (!r.searchable.some((s) => s.field === f)) add(`${at}/optionsFrom/filter/${escapePointerSegment(f)}`, `"${f}" is not searchable on resource "${r.name}"`);
+    }
+  };
+  const checkEnumRender = (x: Enumerated & { field: string; render?: string }, at: string, r: Resource | undefined) => {
+    if (x.render !== 'tag' && x.render !== 'enum') return;
+    if (x.options || x.dict || x.optionsFrom || x.optionsEndpoint || !r) return;
+    const prop = r.record.properties[x.field];
+    const labelled = (p: FieldSchema | undefined) => !!(p?.enum && p['x-enumTitles']);
+    if (!labelled(prop) && !labelled(prop?.items) && !r.references?.[x.field])
+      add(`${at}/render`, `render ${x.render} needs options, dict or optionsFrom, or a record property with enum and x-enumTitles`);
+  };
+  const checkActions = (list: Action[] | undefined, at: string, ctx: Context, rowRes: Resource | undefined, recordRes: Resource | undefined) => {
+    (list ?? []).forEach((a, i) => {
+      const p = `${at}/${i}`;
+      if (a.elementCode) {
+        if (!input.menus) add(`${p}/elementCode`, 'no menus document is loaded, so the element code cannot be checked');
+        else
+          for (const auth of authorities) {
+            const code = resolveElementCode(a.elementCode, auth);
+            if (!elementSet.has(code)) add(`${p}/elementCode`, `"${code}" is not an element code of the menus document${a.elementCode.startsWith(':') ? ` (for authority ${auth})` : ''}`);
+          }
+      }
+      const whenOver = ctx === 'record' ? recordRes : ctx === 'toolbar' || ctx === 'screen' ? undefined : rowRes;
+      checkCondition(a.when, `${p}/when`, whenOver);
+      switch (a.kind) {
+        case 'navigate':
+          checkNavigate(a, p, ctx, rowRes, recordRes);
+          break;
+        case 'openForm': {
+          const target = byId.get(a.screen);
+          if (!target) add(`${p}/screen`, `names "${a.screen}", which is no screen`);
+          else if (target.screen.kind !== 'form') add(`${p}/screen`, `"${a.screen}" is a ${target.screen.kind} screen, not a form`);
+          else if (a.mode !== 'add') {
+            const idParam = target.screen.idParam ?? 'id';
+            if (!a.params || !(idParam in a.params)) add(`${p}/params`, `mode ${a.mode} needs params.${idParam} (the form's id parameter)`);
+          }
+          checkRefs(a.params, `${p}/params`, ctx, rowRes, recordRes);
+          checkRefs(a.initial, `${p}/initial`, ctx, rowRes, recordRes);
+          if (a.subject !== undefined) checkRef(a.subject, `${p}/subject`, ctx, rowRes, recordRes);
+          if (target?.screen.kind === 'form' && target.screen.resource) {
+            const formRes = input.resources.get(target.screen.resource);
+            for (const f of Object.keys(a.initial ?? {}))
+              if (formRes && !(f in formRes.record.properties)) add(`${p}/initial/${escapePointerSegment(f)}`, `"${f}" is not a property of resource "${formRes.name}"'s record`);
+          }
+          break;
+        }
+        case 'call':
+          checkEndpoint(a.endpoint, `${p}/endpoint`, ctx, rowRes, recordRes);
+          checkRefs(a.body, `${p}/body`, ctx, rowRes, recordRes);
+          if (a.prompt && a.body && a.prompt.field in a.body) add(`${p}/prompt/field`, `"${a.prompt.field}" is also a property of the body; the prompt would overwrite it`);
+          if (a.prompt?.pattern) {
+            try {
+              new RegExp(a.prompt.pattern);
+            } catch {
+              add(`${p}/prompt/pattern`, 'is not a valid regular expression');
+            }
+          }
+          break;
+        case 'export':
+          if (ctx !== 'toolbar') add(`${p}/kind`, 'export acts on the current query: put it in the toolbar');
+          break;
+      }
+    });
+  };
+  const checkTable = (t: TableParts, at: string, r: Resource | undefined, related: boolean, parent: Resource | undefined) => {
+    const rowCtx: Context = related ? 'related' : 'row';
+    t.columns.forEach((c: Column, i) => {
+      const p = `${at}/columns/${i}`;
+      if (r) checkField(r, c.field, `${p}/field`, 'row');
+      if (r && c.sortable && !isSortable(r, c.field)) add(`${p}/sortable`, `"${c.field}" is not sortable on resource "${r.name}" (sortable: ${[...r.sortable, ...IMPLICIT_SORTABLE].join(', ')})`);
+      checkEnumRender(c, p, r);
+      checkOptions(c, p);
+      if (c.link) checkNavigate(c.link, `${p}/link`, rowCtx, r, parent);
+    });
+    (t.filters ?? []).forEach((f, i) => {
+      const p = `${at}/filters/${i}`;
+      if (!r) return;
+      const s = r.searchable.find((x) => x.field === f.field);
+      if (!s) add(`${p}/field`, `"${f.field}" is not searchable on resource "${r.name}" (searchable: ${r.searchable.map((x) => x.field).join(', ')})`);
+      else if (f.op && f.op !== s.filter) add(`${p}/op`, `resource "${r.name}" filters "${f.field}" with ${s.filter}, not ${f.op}`);
+      checkOptions(f, p);
+    });
+    (t.fixedFilters ?? []).forEach((f, i) => {
+      const p = `${at}/fixedFilters/${i}`;
+      if (r && !r.searchable.some((x) => x.field === f.field)) add(`${p}/field`, `"${f.field}" is not searchable on resource "${r.name}"`);
+      checkRef(f.value, `${p}/value`, related ? 'record' : 'screen', r, parent);
+    });
+    if (r && t.defaultSort) {
+      const sort = parseSort(t.defaultSort, r);
+      if ('error' in sort) add(`${at}/defaultSort`, sort.error);
+    }
+    if (r && t.rowKey) checkField(r, t.rowKey, `${at}/rowKey`, 'row');
+    if (r && t.pageSize && t.pageSize > MAX_PAGE_SIZE) add(`${at}/pageSize`, `the resource engine serves at most ${MAX_PAGE_SIZE} rows a page`);
+    if (r && t.paged === false && !related && !('endpoint' in t && t.endpoint)) add(`${at}/paged`, `resource "${r.name}"'s page query is always paged`);
+    if (t.selection === 'none' && t.batchActions?.length) add(`${at}/selection`, 'batch actions need row selection');
+    if (r && t.tree?.parentField) checkField(r, t.tree.parentField, `${at}/tree/parentField`, 'row');
+    if (t.tree?.parentField && t.tree.children) add(`${at}/tree`, 'give either children (nested rows) or parentField (rows assembled by parent), not both');
+    checkActions(t.toolbar, `${at}/toolbar`, related ? 'record' : 'toolbar', r, parent);
+    checkActions(t.rowActions, `${at}/rowActions`, rowCtx, r, parent);
+    checkActions(t.batchActions, `${at}/batchActions`, 'batch', r, parent);
+  };
+  return { checkRefs, checkRef, checkField, checkCondition, checkNavigate, checkEndpoint, checkOptions, checkEnumRender, checkActions, checkTable };
+}
