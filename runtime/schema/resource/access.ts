@@ -1,0 +1,24 @@
+/**
+ * Which menu and element codes grant what on a resource. Kept apart from checks.ts (the
+ * document checks, which carry the meta-schema validator): the console's action gating
+ * needs these few lines on every table screen, not the validator.
+ */
+import type { ResourceDocument } from './types.ts';
+
+export type WriteAction = 'create' | 'update' | 'delete';
+
+/** Menu codes that grant reading the resource. */
+export function authorityKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases'>): string[] {
+  return [doc.authority, ...(doc.authorityAliases ?? [])];
+}
+
+/** Menu codes that grant reading: the authority, its aliases and the read-only grants. */
+export function readKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'readAuthorities'>): string[] {
+  return [...authorityKeys(doc), ...(doc.readAuthorities ?? [])];
+}
+
+/** Menu code → element code of `action` under it, for the authority and each alias. */
+export function accessKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'elements'>, action: WriteAction): { menu: string; element: string }[] {
+  const suffix = doc.elements[action].slice(doc.authority.length);
+  return authorityKeys(doc).map((menu) => ({ menu, element: `${menu}${suffix}` }));
+}

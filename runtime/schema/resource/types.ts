@@ -1,0 +1,113 @@
+/**
+ * The words of a resource document: its TypeScript types and the engine's fixed names and
+ * limits. Types and constants only, so that any module (the console's screens among them)
+ * can import them without the meta-schema validator.
+ */
+import type { LocalizedText } from '../../protocol/texts.ts';
+import type { CrossFieldRule } from '../cross-rules.ts';
+import type { FieldMessages } from '../messages.ts';
+
+export type { CrossFieldRule } from '../cross-rules.ts';
+
+export const RESOURCE_FORMAT_VERSION = 1;
+
+export type ResourceScope = 'farm' | 'group' | 'platform';
+export type FilterKind = 'eq' | 'like' | 'range' | 'in';
+export type ScalarType = 'string' | 'number' | 'boolean';
+
+/** A text in every language (runtime/protocol/texts.ts). */
+export type LocalText = LocalizedText;
+
+/** A record property: the draft-07 subset that the meta-schema allows. */
+export interface FieldSchema {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  title?: string;
+  description?: string;
+  'x-title'?: LocalText;
+  'x-description'?: LocalText;
+  /** The field's own message per rule, in place of the generated one (docs/validation.md). */
+  'x-messages'?: FieldMessages;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  format?: 'date' | 'date-time' | 'time' | 'email' | 'uri' | 'uuid';
+  enum?: (string | number)[];
+  'x-enumTitles'?: LocalText[];
+  minimum?: number;
+  maximum?: number;
+  multipleOf?: number;
+  items?: FieldSchema;
+  maxItems?: number;
+  minItems?: number;
+  uniqueItems?: boolean;
+  properties?: Record<string, FieldSchema>;
+  required?: string[];
+  additionalProperties?: false;
+  default?: unknown;
+}
+
+export interface RecordSchema {
+  type: 'object';
+  additionalProperties: false;
+  required?: string[];
+  properties: Record<string, FieldSchema>;
+}
+
+export interface SearchableField {
+  field: string;
+  filter: FilterKind;
+}
+
+export interface ResourceDocument {
+  $schema?: string;
+  name: string;
+  formatVersion: 1;
+  revision: number;
+  title: LocalText;
+  description?: LocalText;
+  basePath: string;
+  authority: string;
+  authorityAliases?: string[];
+  /** Menu codes that grant reading only (selects and related lists of other screens). */
+  readAuthorities?: string[];
+  elements: { create: string; update: string; delete: string };
+  scope: ResourceScope;
+  record: RecordSchema;
+  displayField: string;
+  defaultSort: string;
+  searchable: SearchableField[];
+  sortable: string[];
+  references?: Record<string, { resource: string }>;
+  /** Rules across fields (docs/validation.md), enforced on every write. */
+  rules?: CrossFieldRule[];
+}
+
+/**
+ * Properties that every reply row carries next to the record's own. They are read-only:
+ * a write may send them back (a form posting the row it loaded) and they are ignored,
+ * except `version` on update (the optimistic-concurrency token), and `farmId` / `blocId`
+ * on the creation of a farm- / group-scoped record (the owner).
+ */
+export const META_FIELDS = ['id', 'version', 'farmId', 'farmName', 'blocId', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'labels'] as const;
+export type MetaField = (typeof META_FIELDS)[number];
+
+/** Sortable on every resource without being declared. */
+export const IMPLICIT_SORTABLE = ['id', 'createdAt', 'updatedAt'] as const;
+
+/** Query parameters of the page query that are not filters. */
+export const PAGE_PARAMS = ['pageIndex', 'pageSize', 'sort'] as const;
+export { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../protocol/page.ts';
+export const MAX_IN_VALUES = 100;
+export const MAX_ID = 2147483647;
+
+export interface DocumentProblem {
+  file: string;
+  /** JSON pointer into the document ("" for the whole document). */
+  pointer: string;
+  message: string;
+}
+
+export interface DocumentSource {
+  file: string;
+  text: string;
+}
