@@ -6,7 +6,7 @@
  * schemas:check, the server's publish step and a studio run the same checks.
  */
 import { childLink, elementCodes as menuElementCodes, menuCodes, type MenuChild, type MenuDocument } from '../menus.ts';
-import type { ResourceDocument } from '../resource.ts';
+import type { ResourceDocument } from '../resource/types.ts';
 import { routeShape } from '../route-shape.ts';
 import { screenRoutes, type HttpMethod, type Screen } from '../screen.ts';
 import type { SchemaProblem, Severity } from '../validate.ts';

@@ -1,6 +1,6 @@
 /** Small questions the rules ask of resources, routes and texts. */
 import type { LocalizedText } from '../../protocol/texts.ts';
-import { IMPLICIT_SORTABLE, META_FIELDS, type FieldSchema } from '../resource.ts';
+import { IMPLICIT_SORTABLE, META_FIELDS, type FieldSchema } from '../resource/types.ts';
 import type { Screen } from '../screen.ts';
 import { escapePointerSegment } from '../validate.ts';
 import type { LintedScreen, Resource } from './context.ts';

@@ -4,7 +4,8 @@
  * each reports with the screen's routes, authorities and resource.
  */
 import { conditionFields, type Condition } from '../conditions.ts';
-import { IMPLICIT_SORTABLE, MAX_PAGE_SIZE, parseSort, type FieldSchema } from '../resource.ts';
+import { parseSort } from '../resource/query.ts';
+import { IMPLICIT_SORTABLE, MAX_PAGE_SIZE, type FieldSchema } from '../resource/types.ts';
 import { routeShape } from '../route-shape.ts';
 import {
   isResourceEndpoint, resolveElementCode, resolveRoute, routeParams,
