@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { folderSource } from '../../runtime/schema/folder-source.ts';
+import { lintResources, lintScreens, RESOURCE_RULES, SCREEN_RULES, type LintInput, type ScreenRule } from '../../runtime/schema/lint.ts';
+import { collector } from '../../runtime/schema/lint/context.ts';
+import { authorityRule } from '../../runtime/schema/lint/rules/authority.ts';
+import type { MenuDocument } from '../../runtime/schema/menus.ts';
+import type { ResourceDocument } from '../../runtime/schema/resource.ts';
+import type { Screen } from '../../runtime/schema/screen.ts';
+import { WIDGET_NAMES } from '../../runtime/schema/widget-names.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/** The repository's documents, parsed, as the lint reads them. */
+function repository(): { input: LintInput; resources: { doc: ResourceDocument; file: string }[] } {
+  const screens: LintInput['screens'] = [];
+  const resources: { doc: ResourceDocument; file: string }[] = [];
+  let menus: MenuDocument | null = null;
+  for (const d of folderSource(ROOT).documents()) {
+    const value = JSON.parse(d.content as string);
+    if (d.type === 'screen') screens.push({ screen: value as Screen, file: d.file });
+    else if (d.type === 'resource') resources.push({ doc: value as ResourceDocument, file: d.file });
+    else menus = value as MenuDocument;
+  }
+  return { input: { screens, resources: new Map(resources.map((r) => [r.doc.name, r.doc])), menus, widgetNames: WIDGET_NAMES }, resources };
+}
+
+describe('lint rules', () => {
+  it('each rule has its own id and says what it checks', () => {
+    const rules = [...SCREEN_RULES, ...RESOURCE_RULES];
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+    for (const r of rules) expect(r.description.length, r.id).toBeGreaterThan(20);
+  });
+
+  it('a rule added to the list reports after the built-in ones, screen by screen', () => {
+    const { input } = repository();
+    const titled: ScreenRule = {
+      id: 'test-title-length',
+      description: 'A test rule: English titles longer than 12 characters.',
+      check({ screen, file }) {
+        const { problems, add } = collector(file);
+        if (screen.title.en.length > 12) add('/title/en', 'is longer than 12 characters', 'warning');
+        return problems;
+      },
+    };
+    const built = lintScreens(input);
+    expect(built.filter((p) => p.severity === 'error')).toEqual([]);
+    const withRule = lintScreens(input, [...SCREEN_RULES, titled]);
+    const added = withRule.filter((p) => p.message === 'is longer than 12 characters');
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.map((p) => p.file)).toEqual(input.screens.filter((s) => s.screen.title.en.length > 12).map((s) => s.file));
+    // Screen by screen: each screen's problems, then its new one.
+    const order = withRule.map((p) => p.file);
+    expect(order).toEqual([...order].sort((a, b) => input.screens.findIndex((s) => s.file === a) - input.screens.findIndex((s) => s.file === b)));
+    expect(withRule.filter((p) => p.message !== 'is longer than 12 characters')).toEqual(built);
+  });
+
+  it('runs a subset of the rules alone, as a publish gate would', () => {
+    const { input } = repository();
+    const broken = {
+      ...input,
+      screens: input.screens.map((s, i) => (i === 0 ? { ...s, screen: { ...s.screen, authority: 'noSuchMenu' } as Screen } : s)),
+    };
+    expect(lintScreens(broken, [authorityRule])).toEqual([
+      { file: input.screens[0].file, pointer: '/authority', message: '"noSuchMenu" is not a menu code of the menus document', severity: 'error' },
+    ]);
+    // The full list also blames the resource grant that the unknown authority breaks.
+    expect(lintScreens(broken).length).toBeGreaterThan(1);
+  });
+
+  it('checks resources against the menus, and nothing without them', () => {
+    const { input, resources } = repository();
+    expect(lintResources(resources, input.menus)).toEqual([]);
+    const crops = resources.find((r) => r.doc.name === 'crops')!;
+    const renamed = [{ ...crops, doc: { ...crops.doc, elements: { ...crops.doc.elements, delete: `${crops.doc.authority}:vanish` } } }];
+    const found = lintResources(renamed, input.menus);
+    expect(found.map((p) => p.pointer)).toEqual(['/elements/delete', '/elements/delete']);
+    expect(found[0].message).toBe(`"${crops.doc.authority}:vanish" is not an element code of the menus document`);
+    expect(lintResources(renamed, null)).toEqual([]);
+  });
+});
