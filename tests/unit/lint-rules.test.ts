@@ -12,11 +12,11 @@ import { WIDGET_NAMES } from '../../runtime/schema/widget-names.ts';
 const ROOT = join(import.meta.dirname, '../..');
 
 /** The repository's documents, parsed, as the lint reads them. */
-function repository(): { input: LintInput; resources: { doc: ResourceDocument; file: string }[] } {
+async function repository(): Promise<{ input: LintInput; resources: { doc: ResourceDocument; file: string }[] }> {
   const screens: LintInput['screens'] = [];
   const resources: { doc: ResourceDocument; file: string }[] = [];
   let menus: MenuDocument | null = null;
-  for (const d of folderSource(ROOT).documents()) {
+  for (const d of await folderSource(ROOT).documents()) {
     const value = JSON.parse(d.content as string);
     if (d.type === 'screen') screens.push({ screen: value as Screen, file: d.file });
     else if (d.type === 'resource') resources.push({ doc: value as ResourceDocument, file: d.file });
@@ -32,8 +32,8 @@ describe('lint rules', () => {
     for (const r of rules) expect(r.description.length, r.id).toBeGreaterThan(20);
   });
 
-  it('a rule added to the list reports after the built-in ones, screen by screen', () => {
-    const { input } = repository();
+  it('a rule added to the list reports after the built-in ones, screen by screen', async () => {
+    const { input } = await repository();
     const titled: ScreenRule = {
       id: 'test-title-length',
       description: 'A test rule: English titles longer than 12 characters.',
@@ -55,8 +55,8 @@ describe('lint rules', () => {
     expect(withRule.filter((p) => p.message !== 'is longer than 12 characters')).toEqual(built);
   });
 
-  it('runs a subset of the rules alone, as a publish gate would', () => {
-    const { input } = repository();
+  it('runs a subset of the rules alone, as a publish gate would', async () => {
+    const { input } = await repository();
     const broken = {
       ...input,
       screens: input.screens.map((s, i) => (i === 0 ? { ...s, screen: { ...s.screen, authority: 'noSuchMenu' } as Screen } : s)),
@@ -68,8 +68,8 @@ describe('lint rules', () => {
     expect(lintScreens(broken).length).toBeGreaterThan(1);
   });
 
-  it('checks resources against the menus, and nothing without them', () => {
-    const { input, resources } = repository();
+  it('checks resources against the menus, and nothing without them', async () => {
+    const { input, resources } = await repository();
     expect(lintResources(resources, input.menus)).toEqual([]);
     const crops = resources.find((r) => r.doc.name === 'crops')!;
     const renamed = [{ ...crops, doc: { ...crops.doc, elements: { ...crops.doc.elements, delete: `${crops.doc.authority}:vanish` } } }];
