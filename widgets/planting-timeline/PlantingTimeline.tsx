@@ -254,11 +254,11 @@ const Header = memo(function Header(props: { scale: Scale; stages: readonly Time
         <span style={{ top: laneY }}>{texts.stages}</span>
         <span style={{ top: nodeY }}>{texts.keyNodes}</span>
       </div>
-      <svg className="ptl-head-svg" width={scale.width} height={HEADER_HEIGHT} style={{ left: LABEL_WIDTH }} role="group" aria-label={`${texts.stages}, ${texts.keyNodes}`}>
+      <svg className="ptl-head-svg" width={scale.width} height={HEADER_HEIGHT} style={{ left: LABEL_WIDTH }} aria-hidden="true">
         {ticks.map((t) => {
           const { year, month, date } = dateParts(t.day);
           return (
-            <g key={t.day} aria-hidden="true">
+            <g key={t.day}>
               <line x1={t.x} x2={t.x} y1={t.major ? 0 : 22} y2={AXIS_HEIGHT} className={t.major ? 'ptl-tick-major' : 'ptl-tick'} />
               {t.major ? (
                 <text x={t.x + 4} y={14} className="ptl-month">
@@ -276,7 +276,7 @@ const Header = memo(function Header(props: { scale: Scale; stages: readonly Time
           const { x, width } = spanToX(scale, dayOf(s.startOn), dayOf(s.endOn));
           const label = texts.stage(s.name, formatDay(dayOf(s.startOn), language), formatDay(dayOf(s.endOn), language));
           return (
-            <g key={s.id} role="img" aria-label={label}>
+            <g key={s.id}>
               <title>{label}</title>
               <rect x={x} y={laneY + 2} width={width} height={LANE_HEIGHT - 4} rx={3} className={`ptl-stage ptl-stage-${i % 4}`} />
               <svg x={x} y={laneY} width={width} height={LANE_HEIGHT} aria-hidden="true">
@@ -293,24 +293,34 @@ const Header = memo(function Header(props: { scale: Scale; stages: readonly Time
           const cy = nodeY + LANE_HEIGHT / 2;
           const label = texts.keyNode(k.name, formatDay(day, language));
           return (
-            <g key={k.id} role="img" aria-label={label} className="ptl-keynode">
+            <g key={k.id} className="ptl-keynode">
               <title>{label}</title>
               <path d={`M${cx} ${cy - 7}L${cx + 7} ${cy}L${cx} ${cy + 7}L${cx - 7} ${cy}Z`} />
-              <text x={cx + 10} y={cy + 4} aria-hidden="true">
+              <text x={cx + 10} y={cy + 4}>
                 {k.name}
               </text>
             </g>
           );
         })}
         {showToday && (
-          <g className="ptl-today" aria-label={`${texts.today} ${formatDay(today, language)}`} role="img">
+          <g className="ptl-today">
             <line x1={dayToX(scale, today) + half} x2={dayToX(scale, today) + half} y1={0} y2={HEADER_HEIGHT} />
-            <text x={dayToX(scale, today) + half + 3} y={AXIS_HEIGHT - 2} aria-hidden="true">
+            <text x={dayToX(scale, today) + half + 3} y={AXIS_HEIGHT - 2}>
               {texts.today}
             </text>
           </g>
         )}
       </svg>
+      {/* What the drawing shows, for screen readers (the SVG itself is hidden from them). */}
+      <ul className="ptl-sr">
+        {showToday && <li>{`${texts.today}: ${formatDay(today, language)}`}</li>}
+        {stages.map((s) => (
+          <li key={s.id}>{texts.stage(s.name, formatDay(dayOf(s.startOn), language), formatDay(dayOf(s.endOn), language))}</li>
+        ))}
+        {keyNodes.map((k) => (
+          <li key={k.id}>{texts.keyNode(k.name, formatDay(dayOf(k.on), language))}</li>
+        ))}
+      </ul>
     </div>
   );
 });
