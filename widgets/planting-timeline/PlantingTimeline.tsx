@@ -35,6 +35,8 @@ export interface TimelineTask {
   /** Inclusive. */
   endOn: IsoDate;
   status: TaskStatus;
+  /** This item may not be changed by the viewer (drawn, focusable, not movable). */
+  locked?: boolean;
 }
 
 export interface PlantingTimelineProps {
@@ -204,7 +206,7 @@ export function PlantingTimeline(props: PlantingTimelineProps) {
                 language={language}
                 helpId={helpId}
                 tabbable={vr.index === tabbable}
-                editable={!!onReschedule}
+                editable={!!onReschedule && !task.locked}
                 dispatch={dispatch}
                 save={save}
                 focusRow={focusRow}
