@@ -65,6 +65,7 @@ const LANE_HEIGHT = 26;
 const HEADER_HEIGHT = AXIS_HEIGHT + 2 * LANE_HEIGHT;
 /** A pointer moving less than this is a click (focus), not a drag. */
 const DRAG_THRESHOLD_PX = 3;
+const MIN_BAR_PX = 8;
 
 export const STATUS_GLYPH: Record<TaskStatus, string> = { planned: '○', published: '•', inProgress: '▶', done: '✓', overdue: '!' };
 
@@ -307,7 +308,9 @@ const Header = memo(function Header(props: { scale: Scale; stages: readonly Time
         {showToday && (
           <g className="ptl-today">
             <line x1={dayToX(scale, today) + half} x2={dayToX(scale, today) + half} y1={0} y2={HEADER_HEIGHT} />
-            <text x={dayToX(scale, today) + half + 3} y={AXIS_HEIGHT - 2}>
+            {/* Over the minor ticks' numbers, on white, so neither hides the other. */}
+            <rect x={dayToX(scale, today) + half + 2} y={AXIS_HEIGHT - 15} width={texts.today.length * 8 + 6} height={13} className="ptl-today-tag" />
+            <text x={dayToX(scale, today) + half + 4} y={AXIS_HEIGHT - 5}>
               {texts.today}
             </text>
           </g>
@@ -376,7 +379,9 @@ interface DragState {
 const TaskRow = memo(function TaskRow(p: TaskRowProps) {
   const { task, own, edit, scale, bounds, texts, language } = p;
   const span = shownSpan(own, edit);
-  const { x, width } = spanToX(scale, span.start, span.end);
+  const { x, width: daysWidth } = spanToX(scale, span.start, span.end);
+  // A one-day bar at month zoom is 3 px: drawn wider so a pointer can still take it.
+  const width = Math.max(daysWidth, MIN_BAR_PX);
   const drag = useRef<DragState | null>(null);
   const busy = !!edit?.saving;
   const days = span.end - span.start + 1;
