@@ -12,6 +12,7 @@ import { generatePlan, TODAY } from '../../tools/bench/timeline-page/generate.ts
 import { serveTimelinePage } from '../../tools/bench/timeline-page/serve.ts';
 import { dayOf, isoOf } from '../../widgets/planting-timeline/dates.ts';
 import { launchBrowser } from './browser.ts';
+import { axeSeriousViolations } from './shell-support.ts';
 
 const plan = generatePlan(500);
 const today = dayOf(TODAY);
@@ -61,6 +62,7 @@ describe('planting timeline, 500 items', () => {
     expect(await page.locator('.ptl-stage').count()).toBe(5);
     expect(await page.locator('.ptl-keynode').count()).toBe(6);
     expect(await page.locator('.ptl-today-line').count()).toBe(1);
+    expect(await axeSeriousViolations(page)).toEqual([]);
   });
 
   it('keyboard: → twice and shift+→ once, Enter saves; ↓ and End move the focus, even to row 500', async () => {
