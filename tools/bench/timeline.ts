@@ -68,7 +68,7 @@ async function dragOnce(page: Page, run: number): Promise<number> {
   await page.mouse.move(x + 31, y, { steps: 8 });
   await page.mouse.up();
   // The save lands after the simulated round trip; then one more frame paints it.
-  await page.waitForFunction((before) => window.__timeline.saves.some((s, i) => i >= before), savesBefore, { polling: 'raf' });
+  await page.waitForFunction((before) => window.__timeline.saves.length > before, savesBefore, { polling: 'raf' });
   if (!(await page.evaluate((i) => window.__timeline.saves.some((s) => s.id === i + 1), index))) throw new Error(`the drag of bar ${index} was not saved`);
   return page.evaluate((t0) => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now() - t0))), started);
 }

@@ -40,21 +40,26 @@ export default function PlantingTimelineWidget({ props, route, authority }: Widg
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const rows = useRef<PlanItemRow[]>([]);
   const [reloads, setReloads] = useState(0);
+  const shownPlan = useRef<string | undefined>(undefined);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is the signal to read the plan again
   useEffect(() => {
     if (!planId) return;
+    // Another plan starts from "loading"; a re-read of the same plan keeps it on screen.
+    if (shownPlan.current !== planId) setLoad({ state: 'loading' });
     const abort = new AbortController();
     http
       .get<{ rows: PlanItemRow[] }>(`${PLAN_ITEMS_URL}/page`, { planId, pageSize: MAX_ITEMS }, { signal: abort.signal })
       .then((env) => {
         rows.current = env.data.rows;
+        shownPlan.current = planId;
         setLoad({ state: 'ready', rows: env.data.rows });
       })
       .catch((e: unknown) => {
         if (!abort.signal.aborted) setLoad({ state: 'failed', message: isHttpError(e) ? (e.serverMessage ?? '') : '' });
       });
     return () => abort.abort();
-    // reloads: a refused save reads the plan again, so the next try carries current versions.
+    // A refused save reads the plan again (reloads), so the next try carries current versions.
   }, [http, planId, reloads]);
 
   const onReschedule = useCallback(
