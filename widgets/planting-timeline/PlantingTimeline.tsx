@@ -4,7 +4,8 @@
  * three zooms. Bars move and resize by dragging or with the keyboard, snapping to days; the
  * owner saves through `onReschedule`, and a refusal puts the bar back with the server's
  * sentence beside it. A pure component: no fetching, no runtime imports. Rows are
- * virtualised, so 500 items render the same few dozen rows as 20 do.
+ * virtualised, so 500 items render the same few dozen rows as 20 do. Plain SVG and HTML
+ * rather than a Gantt library or ECharts: docs/planting.md says why.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
