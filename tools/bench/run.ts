@@ -21,6 +21,10 @@ const BENCHES: Record<string, Bench> = {
     description: 'screen runtime in headless Chromium: cold tables (10 × 5, 100 × 50, 10,000 × 50), 10,000 × 50 table page, row selection, page change, 200-field form, routes for 1,000 menu entries, registry and validation',
     load: () => import('./browser-screens.ts'),
   },
+  timeline: {
+    description: 'planting-plan timeline in headless Chromium: first render with 500 items, a mouse drag until saved and painted, pointer move to next frame',
+    load: () => import('./timeline.ts'),
+  },
   'console-load': {
     description: 'the real console built and served by the real server, cold cache in headless Chromium: JavaScript per route, login form ready, login to a table with rows',
     load: () => import('./console-load.ts'),

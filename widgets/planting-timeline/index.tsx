@@ -1,0 +1,110 @@
+/**
+ * The planting timeline behind the runtime's widget API: the ONE file of the widget that
+ * imports the runtime. It reads the plan named by the screen (props.planId, else the
+ * route's :planId, else :id), loads its items, and saves a drag with the engine's update.
+ * The console loads this module lazily (widgets/manifest.ts); its default export is the
+ * widget component.
+ *
+ * Screen props: planId?, seasonStart?, seasonEnd? (the planting group's season), height?,
+ * editElement? (the element code that allows rescheduling; ":edit" resolves against the
+ * screen's menu code). Without editElement, or without that code, the timeline is read-only:
+ * the console never offers a change the server would refuse.
+ */
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useServices } from '../../runtime/app/context.ts';
+import { isHttpError } from '../../runtime/http/errors.ts';
+import { elementCodesAtom } from '../../runtime/session/atoms.ts';
+import type { WidgetProps } from '../../runtime/widgets/registry.ts';
+import { todayDay } from './dates.ts';
+import type { ItemId } from './edits.ts';
+import { PlantingTimeline } from './PlantingTimeline.tsx';
+import { PLAN_ITEMS_URL, rescheduleBody, timelineOf, type PlanItemRow } from './plan-items.ts';
+import { TIMELINE_TEXTS, type TimelineLanguage } from './texts.ts';
+
+const MAX_ITEMS = 500;
+
+type Load = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; rows: PlanItemRow[] };
+
+export default function PlantingTimelineWidget({ props, route, authority }: WidgetProps) {
+  const { http } = useServices();
+  const { i18n } = useTranslation();
+  const language: TimelineLanguage = i18n.language === 'en' || i18n.language === 'es' ? i18n.language : 'zh';
+  const texts = TIMELINE_TEXTS[language];
+  const planId = text(props.planId) ?? route.planId ?? route.id;
+  const elements = useAtomValue(elementCodesAtom);
+  const editElement = text(props.editElement);
+  const editable = !!editElement && elements.has(editElement.startsWith(':') ? `${authority}${editElement}` : editElement);
+
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const rows = useRef<PlanItemRow[]>([]);
+  const [reloads, setReloads] = useState(0);
+  const shownPlan = useRef<string | undefined>(undefined);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is the signal to read the plan again
+  useEffect(() => {
+    if (!planId) return;
+    // Another plan starts from "loading"; a re-read of the same plan keeps it on screen.
+    if (shownPlan.current !== planId) setLoad({ state: 'loading' });
+    const abort = new AbortController();
+    http
+      .get<{ rows: PlanItemRow[] }>(`${PLAN_ITEMS_URL}/page`, { planId, pageSize: MAX_ITEMS }, { signal: abort.signal })
+      .then((env) => {
+        rows.current = env.data.rows;
+        shownPlan.current = planId;
+        setLoad({ state: 'ready', rows: env.data.rows });
+      })
+      .catch((e: unknown) => {
+        if (!abort.signal.aborted) setLoad({ state: 'failed', message: isHttpError(e) ? (e.serverMessage ?? '') : '' });
+      });
+    return () => abort.abort();
+    // A refused save reads the plan again (reloads), so the next try carries current versions.
+  }, [http, planId, reloads]);
+
+  const onReschedule = useCallback(
+    async (id: ItemId, startOn: string, endOn: string) => {
+      const row = rows.current.find((r) => r.id === id);
+      if (!row) throw new Error(texts.refusedFallback);
+      try {
+        const env = await http.put<PlanItemRow>(`${PLAN_ITEMS_URL}/${row.id}`, rescheduleBody(row, startOn, endOn));
+        rows.current = rows.current.map((r) => (r.id === row.id ? { ...r, ...env.data } : r));
+        setLoad({ state: 'ready', rows: rows.current });
+      } catch (e) {
+        setReloads((n) => n + 1);
+        throw new Error(isHttpError(e) && e.kind === 'business' ? (e.serverMessage ?? e.message) : texts.refusedFallback);
+      }
+    },
+    [http, texts],
+  );
+
+  const seasonStart = text(props.seasonStart);
+  const seasonEnd = text(props.seasonEnd);
+  const data = useMemo(
+    () => (load.state === 'ready' ? timelineOf(load.rows, todayDay(), { start: seasonStart, end: seasonEnd }) : null),
+    [load, seasonStart, seasonEnd],
+  );
+
+  if (!planId || load.state === 'failed') {
+    return (
+      <p role="alert">
+        {texts.loadFailed}
+        {load.state === 'failed' && load.message ? `: ${load.message}` : ''}
+      </p>
+    );
+  }
+  if (!data) return <p aria-busy="true">{texts.loading}</p>;
+  return (
+    <PlantingTimeline
+      {...data}
+      language={language}
+      onReschedule={editable ? onReschedule : undefined}
+      height={typeof props.height === 'number' ? props.height : undefined}
+    />
+  );
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' && value ? value : undefined;
+}

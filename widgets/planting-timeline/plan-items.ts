@@ -1,0 +1,75 @@
+/**
+ * Plan items (resource `planItems`, docs/planting.md) as the timeline draws them, and the
+ * body that saves a rescheduled item. Pure, so the mapping is tested without a server; the
+ * adapter (index.tsx) does the fetching.
+ */
+import { dayOf, isoOf, type IsoDate } from './dates.ts';
+import type { TimelineKeyNode, TimelineStage, TimelineTask } from './PlantingTimeline.tsx';
+import type { Season } from './scale.ts';
+import type { TaskStatus } from './texts.ts';
+
+/** A row of GET /api/farmPlantGroup/planItems/page: the record and the engine's meta fields. */
+export interface PlanItemRow {
+  id: number;
+  version: number;
+  planId: number;
+  orderNumber: number;
+  itemType: 'stage' | 'keyNode' | 'work';
+  name: string;
+  workTypeId?: number;
+  startOn: IsoDate;
+  endOn: IsoDate;
+  materials?: { name: string; amountPerMu: number; unit: string }[];
+  /** The published task's status, when the server joins it in (absent: not published). */
+  taskStatus?: string;
+  /** The engine's per-record hints: `update: false` means this caller may not change it. */
+  _can?: Record<string, boolean>;
+  [meta: string]: unknown;
+}
+
+export const PLAN_ITEMS_URL = '/api/farmPlantGroup/planItems';
+/** Days shown before the first and after the last item, so a bar at the edge can still be grabbed. */
+export const SEASON_MARGIN_DAYS = 14;
+
+const PUBLISHED: Record<string, TaskStatus> = { published: 'published', inProgress: 'inProgress', done: 'done' };
+
+/** A work item's status: its task's, or overdue when its end is past and it is not done. */
+export function statusOf(row: Pick<PlanItemRow, 'endOn' | 'taskStatus'>, today: number): TaskStatus {
+  const status = PUBLISHED[row.taskStatus ?? ''] ?? 'planned';
+  return status !== 'done' && dayOf(row.endOn) < today ? 'overdue' : status;
+}
+
+export interface TimelineData {
+  stages: TimelineStage[];
+  keyNodes: TimelineKeyNode[];
+  tasks: TimelineTask[];
+  season: Season;
+}
+
+/**
+ * Stages, key nodes and work items in plan order. The season is the one given (the planting
+ * group's), else the items' own span with a margin on each side, else a month from today.
+ */
+export function timelineOf(rows: readonly PlanItemRow[], today: number, season?: Partial<Season>): TimelineData {
+  const ordered = [...rows].sort((a, b) => a.orderNumber - b.orderNumber || a.id - b.id);
+  const stages: TimelineStage[] = [];
+  const keyNodes: TimelineKeyNode[] = [];
+  const tasks: TimelineTask[] = [];
+  for (const r of ordered) {
+    if (r.itemType === 'stage') stages.push({ id: r.id, name: r.name, startOn: r.startOn, endOn: r.endOn });
+    else if (r.itemType === 'keyNode') keyNodes.push({ id: r.id, name: r.name, on: r.startOn });
+    else tasks.push({ id: r.id, name: r.name, startOn: r.startOn, endOn: r.endOn, status: statusOf(r, today), locked: r._can?.update === false });
+  }
+  let first = today;
+  let last = today + 30;
+  if (ordered.length) {
+    first = Math.min(...ordered.map((r) => dayOf(r.startOn))) - SEASON_MARGIN_DAYS;
+    last = Math.max(...ordered.map((r) => dayOf(r.endOn))) + SEASON_MARGIN_DAYS;
+  }
+  return { stages, keyNodes, tasks, season: { start: season?.start ?? isoOf(first), end: season?.end ?? isoOf(last) } };
+}
+
+/** The engine's update replaces the whole record and checks the version it was read at. */
+export function rescheduleBody(row: PlanItemRow, startOn: IsoDate, endOn: IsoDate): PlanItemRow {
+  return { ...row, startOn, endOn };
+}
