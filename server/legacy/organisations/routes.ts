@@ -1,18 +1,18 @@
-import { Params } from '../db/params.ts';
+import { Params } from '../../db/params.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { SessionUser } from '../auth/session-user.ts';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
-import { Status, business, forbidden, notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
-import { authority, holds, requireAuthority, type Authority } from '../accounts/authority.ts';
-import { msg } from '../accounts/messages.ts';
+import type { SessionUser } from '../../auth/session-user.ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
+import { Status, business, forbidden, notFound, ok } from '../../http/envelope.ts';
+import { caller } from '../../http/guard.ts';
+import { authority, holds, requireAuthority, type Authority } from '../authority.ts';
+import { msg } from '../messages.ts';
 import { createPerson, personHash, personProps, type PersonBody } from '../accounts/persons.ts';
 import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
-import { ORG_COLUMNS, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../accounts/scope.ts';
-import * as s from '../accounts/schemas.ts';
+import { ORG_COLUMNS, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../scope.ts';
+import * as s from '../schemas.ts';
 import { changeableUser, refuseSelf, userById } from '../accounts/users.ts';
-import { WRITABLE_KINDS, farmIdOf } from './admin-users.ts';
+import { WRITABLE_KINDS, farmIdOf } from '../accounts/users.ts';
 
 const tags = ['organisations'];
 

@@ -1,16 +1,16 @@
-import { Params } from '../db/params.ts';
+import { Params } from '../../db/params.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import type { SessionUser } from '../auth/session-user.ts';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
-import { Status, business, forbidden, notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
-import { authority, holds } from '../accounts/authority.ts';
-import { msg } from '../accounts/messages.ts';
-import { orgScopeSql, scopeOf } from '../accounts/scope.ts';
-import * as s from '../accounts/schemas.ts';
+import type { SessionUser } from '../../auth/session-user.ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
+import { Status, business, forbidden, notFound, ok } from '../../http/envelope.ts';
+import { caller } from '../../http/guard.ts';
+import { authority, holds } from '../authority.ts';
+import { msg } from '../messages.ts';
+import { orgScopeSql, scopeOf } from '../scope.ts';
+import * as s from '../schemas.ts';
 import { visibleUser } from '../accounts/users.ts';
-import { receivedNotice } from './notices.ts';
+import { receivedNotice } from '../notices/routes.ts';
 
 const tags = ['business'];
 

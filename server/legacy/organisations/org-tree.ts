@@ -1,11 +1,11 @@
-import { Params } from '../db/params.ts';
+import { Params } from '../../db/params.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import { ok } from '../http/envelope.ts';
-import { authority, requireAuthority } from '../accounts/authority.ts';
-import { visibleOrg } from '../accounts/scope.ts';
-import * as s from '../accounts/schemas.ts';
+import { ok } from '../../http/envelope.ts';
+import { authority, requireAuthority } from '../authority.ts';
+import { visibleOrg } from '../scope.ts';
+import * as s from '../schemas.ts';
 import { listUsers } from '../accounts/users.ts';
-import { farmIdOf } from './admin-users.ts';
+import { farmIdOf } from '../accounts/users.ts';
 
 const tags = ['organisations'];
 

@@ -1,20 +1,20 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 // Types only: lets route schemas carry the summary and tags of the generated OpenAPI document.
 import type {} from '@fastify/swagger';
-import { ok, business, loggedOut, notFound } from '../http/envelope.ts';
-import { caller, requirePlatformAdmin } from '../http/guard.ts';
-import { audit } from '../audit/log.ts';
-import { t } from '../i18n/catalog.ts';
-import type { Lang } from '../i18n/lang.ts';
-import { hashPassword } from '../auth/password.ts';
-import { endSessions } from '../auth/end-sessions.ts';
-import { authMessages as M } from '../auth/messages.ts';
-import { codeRule, fieldErrors, passwordRule, phoneRule, USERNAME_PATTERN, type RuleError } from '../auth/rules.ts';
-import { createSmsSender, type SmsPurpose } from '../sms/sender.ts';
-import { consumeCode, countWrongAttempt, issueCode, SMS_RULES, type CheckOutcome } from '../sms/codes.ts';
-import type { SessionUser } from '../auth/session-user.ts';
-import type { Queryable } from '../db/database.ts';
-import { DEMO_LOGO_URL } from '../seed/seed.ts';
+import { ok, business, loggedOut, notFound } from '../../http/envelope.ts';
+import { caller, requirePlatformAdmin } from '../../http/guard.ts';
+import { audit } from '../../audit/log.ts';
+import { t } from '../../i18n/catalog.ts';
+import type { Lang } from '../../i18n/lang.ts';
+import { hashPassword } from '../../auth/password.ts';
+import { endSessions } from '../../auth/end-sessions.ts';
+import { authMessages as M } from '../../auth/messages.ts';
+import { codeRule, fieldErrors, passwordRule, phoneRule, USERNAME_PATTERN, type RuleError } from '../../auth/rules.ts';
+import { createSmsSender, type SmsPurpose } from '../../sms/sender.ts';
+import { consumeCode, countWrongAttempt, issueCode, SMS_RULES, type CheckOutcome } from '../../sms/codes.ts';
+import type { SessionUser } from '../../auth/session-user.ts';
+import type { Queryable } from '../../db/database.ts';
+import { DEMO_LOGO_URL } from '../../seed/seed.ts';
 
 const tags = ['account'];
 // PostgreSQL text cannot hold NUL; refusing it in the schema keeps such input a 40001, not a database error.

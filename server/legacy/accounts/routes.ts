@@ -1,25 +1,22 @@
-import { Params } from '../db/params.ts';
+import { Params } from '../../db/params.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { SessionUser } from '../auth/session-user.ts';
-import { hashPassword } from '../auth/password.ts';
-import { endSessions } from '../auth/end-sessions.ts';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
-import { business, forbidden, notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
-import { authority, holds, requireAuthority } from '../accounts/authority.ts';
-import { msg } from '../accounts/messages.ts';
-import { createPerson, personHash, personProps, type PersonBody } from '../accounts/persons.ts';
-import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
-import { scopeOf, visibleBloc, visibleOrg } from '../accounts/scope.ts';
-import * as s from '../accounts/schemas.ts';
-import { userConditions, userFilterProps, userOrder, type UserFilterQuery } from '../accounts/user-filters.ts';
-import { assertFree, changeableUser, listUsers, refuseSelf, uniqueViolation, userById, visibleUser, type UserView } from '../accounts/users.ts';
+import type { SessionUser } from '../../auth/session-user.ts';
+import { hashPassword } from '../../auth/password.ts';
+import { endSessions } from '../../auth/end-sessions.ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
+import { business, forbidden, notFound, ok } from '../../http/envelope.ts';
+import { caller } from '../../http/guard.ts';
+import { authority, holds, requireAuthority } from '../authority.ts';
+import { msg } from '../messages.ts';
+import { createPerson, personHash, personProps, type PersonBody } from './persons.ts';
+import { assignableRoles, replaceRoles } from './roles.ts';
+import { scopeOf, visibleBloc, visibleOrg } from '../scope.ts';
+import * as s from '../schemas.ts';
+import { userConditions, userFilterProps, userOrder, type UserFilterQuery } from './user-filters.ts';
+import { WRITABLE_KINDS, assertFree, farmIdOf, changeableUser, listUsers, refuseSelf, uniqueViolation, userById, visibleUser, type UserView } from './users.ts';
 
 const tags = ['accounts'];
-
-/** Kinds a person may be given; `admin` belongs to the seeded platform accounts only. */
-export const WRITABLE_KINDS = ['operator', 'member', 'agent', 'tech', 'inspector', 'device', 'provider'];
 
 type PageQ = s.PageParams & UserFilterQuery;
 
@@ -379,13 +376,6 @@ async function updateUser(tx: Queryable, req: FastifyRequest, me: SessionUser, i
   if (passwordHash) await audit(tx, req, { action: 'user.resetPassword', resource: 'users', recordId: id, changes: { password: 'reset' } });
   if (roleChange) await audit(tx, req, { action: 'user.roles', resource: 'users', recordId: id, changes: { roles: { from: roleChange.before, to: roleChange.after } } });
   return userById(tx, id);
-}
-
-/** The organisation a call names, else the caller's own; 40001 when there is neither. */
-export function farmIdOf(me: SessionUser, farmId: number | undefined): number {
-  const id = farmId ?? me.orgId;
-  if (id == null) throw business(msg['accounts.farmRequired']);
-  return id;
 }
 
 /**

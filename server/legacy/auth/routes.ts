@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 // Types only: lets route schemas carry the summary and tags of the generated OpenAPI document.
 import type {} from '@fastify/swagger';
-import { ok, business, loggedOut } from '../http/envelope.ts';
-import { audit } from '../audit/log.ts';
-import { verifyPassword, burnVerification } from '../auth/password.ts';
-import { admit, failed, succeeded, notCounted } from '../auth/throttle.ts';
+import { ok, business, loggedOut } from '../../http/envelope.ts';
+import { audit } from '../../audit/log.ts';
+import { verifyPassword, burnVerification } from '../../auth/password.ts';
+import { admit, failed, succeeded, notCounted } from '../../auth/throttle.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { authMessages as M } from '../auth/messages.ts';
-import { t as tr } from '../i18n/catalog.ts';
+import { authMessages as M } from '../../auth/messages.ts';
+import { t as tr } from '../../i18n/catalog.ts';
 
 // PostgreSQL text cannot hold NUL; refusing it here keeps such input a 40001, not a database error.
 const NO_NUL = '^[^\\u0000]*$';

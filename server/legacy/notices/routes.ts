@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
-import { notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
-import type { Lang } from '../i18n/lang.ts';
-import { t } from '../i18n/catalog.ts';
-import * as s from '../accounts/schemas.ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
+import { notFound, ok } from '../../http/envelope.ts';
+import { caller } from '../../http/guard.ts';
+import type { Lang } from '../../i18n/lang.ts';
+import { t } from '../../i18n/catalog.ts';
+import * as s from '../schemas.ts';
 
 const tags = ['notices'];
 
