@@ -1,5 +1,6 @@
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { Params } from '../../db/params.ts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../auth/session-user.ts';
 import { hashPassword } from '../../auth/password.ts';
 import { endSessions } from '../../auth/end-sessions.ts';
@@ -20,8 +21,26 @@ const tags = ['accounts'];
 
 type PageQ = s.PageParams & UserFilterQuery;
 
+/** A person's changes: `version` is the one read (optimistic concurrency); the rest are the fields to change. */
+const userUpdateBody = s.strictObject(
+  {
+    version: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    name: s.name,
+    mobilePhone: { ...s.phone, type: ['string', 'null'] },
+    description: { ...s.text(500), type: ['string', 'null'] },
+    city: { ...s.city, type: ['string', 'null'] },
+    kind: { type: 'string', enum: WRITABLE_KINDS },
+    status: { type: 'integer', enum: [0, 1] },
+    password: s.password,
+    roleIds: s.roleIds,
+  },
+  ['version'],
+);
+
+type UserUpdate = s.FromSchema<typeof userUpdateBody>;
+
 /** The user administration calls of spec 7.2 under /api/admin/user. */
-export const adminUserRoutes: FastifyPluginAsync = async (app) => {
+export const adminUserRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const db = app.db;
 
   const pageOf = async (req: FastifyRequest, q: PageQ, extra: (p: Params) => string[]) => {
@@ -40,7 +59,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     return ok(s.page(rows.map((r) => ({ ...r, _can: { status: r.id !== me.id, delete: r.id !== me.id, resetPassword: r.id !== me.id } })), total, q));
   };
 
-  app.get<{ Querystring: PageQ & { orgId?: number; blocId?: number } }>(
+  app.get(
     '/admin/user/page',
     {
       schema: {
@@ -59,7 +78,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Querystring: { id: number; status: 0 | 1 } }>(
+  app.put(
     '/admin/user/updateUserStatus',
     {
       schema: {
@@ -87,7 +106,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
 
   const byFarmQuery = s.pagedQuery({ ...userFilterProps, farmId: s.id });
 
-  app.get<{ Querystring: PageQ & { farmId?: number } }>(
+  app.get(
     '/admin/user/page/byFarmId',
     { schema: { tags, summary: 'People of one organisation (default: the caller’s own)', querystring: byFarmQuery } },
     async (req) => {
@@ -97,7 +116,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: PageQ & { farmId?: number } }>(
+  app.get(
     '/admin/user/page/byFarmId/forFertilizerFactory',
     { schema: { tags, summary: 'People of one fertilizer manufacturer (default: the caller’s own)', querystring: byFarmQuery } },
     async (req) => {
@@ -108,7 +127,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: PageQ }>(
+  app.get(
     '/admin/user/page/customerAgents',
     { schema: { tags, summary: 'Customer agents in the caller’s scope', querystring: s.pagedQuery(withoutKind()) } },
     async (req) => {
@@ -117,7 +136,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: PageQ }>(
+  app.get(
     '/admin/user/page/groupCustomers',
     { schema: { tags, summary: 'Group customers (service providers) in the caller’s scope', querystring: s.pagedQuery(withoutKind()) } },
     async (req) => {
@@ -126,7 +145,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { id: number } }>(
+  app.get(
     '/admin/user/front/baseInfo/getById',
     { schema: { tags, summary: 'Base information of one person', querystring: s.strictObject({ id: s.id }, ['id']) } },
     async (req) => {
@@ -146,7 +165,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { username: string } }>(
+  app.get(
     '/admin/user/getByUserName',
     {
       schema: {
@@ -173,7 +192,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     s.strictObject({ farmId: s.id, ...personProps }, passwordRequired ? ['username', 'password', 'name'] : ['username', 'name']);
 
   const addToFarm = (path: string, kind: string, passwordRequired: boolean, summary: string) =>
-    app.post<{ Body: PersonBody & { farmId?: number } }>(path, { schema: { tags, summary, body: farmPersonBody(passwordRequired) } }, async (req) => {
+    app.post(path, { schema: { tags, summary, body: farmPersonBody(passwordRequired) } }, async (req) => {
       const me = requireAuthority(req, authority.farmPeopleWrite('add'));
       const farmId = farmIdOf(me, req.body.farmId);
       const hash = await personHash(req.body);
@@ -189,7 +208,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
   addToFarm('/admin/user/add/deviceManager', 'device', true, 'Adds a device manager to an organisation');
   addToFarm('/admin/user/add/inspector', 'inspector', true, 'Adds an inspector to an organisation');
 
-  app.post<{ Body: PersonBody & { orgId?: number; blocId?: number } }>(
+  app.post(
     '/admin/user/add/customerAgent',
     {
       schema: {
@@ -209,7 +228,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: PersonBody & { blocId?: number; blocName?: string } }>(
+  app.post(
     '/admin/user/add/groupCustomer',
     {
       schema: {
@@ -242,7 +261,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
 
   const idParams = s.strictObject({ id: s.id }, ['id']);
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/admin/user/:id',
     { schema: { tags, summary: 'One person in the caller’s scope', params: idParams } },
     async (req) => {
@@ -251,27 +270,14 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Params: { id: number }; Body: UserUpdate }>(
+  app.put(
     '/admin/user/:id',
     {
       schema: {
         tags,
         summary: 'Changes a person; `version` must be the one read, otherwise 40001 and nothing changes',
         params: idParams,
-        body: s.strictObject(
-          {
-            version: { type: 'integer', minimum: 1, maximum: 2147483647 },
-            name: s.name,
-            mobilePhone: { ...s.phone, type: ['string', 'null'] },
-            description: { ...s.text(500), type: ['string', 'null'] },
-            city: { ...s.city, type: ['string', 'null'] },
-            kind: { type: 'string', enum: WRITABLE_KINDS },
-            status: { type: 'integer', enum: [0, 1] },
-            password: s.password,
-            roleIds: s.roleIds,
-          },
-          ['version'],
-        ),
+        body: userUpdateBody,
       },
     },
     async (req) => {
@@ -289,7 +295,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/admin/user/:id',
     { schema: { tags, summary: 'Deletes a person', params: idParams } },
     async (req) => {
@@ -310,18 +316,6 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
-
-interface UserUpdate {
-  version: number;
-  name?: string;
-  mobilePhone?: string | null;
-  description?: string | null;
-  city?: string | null;
-  kind?: string;
-  status?: 0 | 1;
-  password?: string;
-  roleIds?: number[];
-}
 
 const UPDATABLE = { name: 'name', mobilePhone: 'mobile_phone', description: 'description', city: 'city', kind: 'kind', status: 'status' } as const;
 

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { Params } from '../../db/params.ts';
-import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../http/envelope.ts';
 import { authority, requireAuthority } from '../authority.ts';
 import { visibleOrg } from '../scope.ts';
@@ -29,10 +29,10 @@ interface TreeRole {
 }
 
 /** An organisation's people grouped by role, and people with their roles (spec 7.2). */
-export const orgTreeRoutes: FastifyPluginAsync = async (app) => {
+export const orgTreeRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const db = app.db;
 
-  app.get<{ Querystring: { farmId?: number } }>(
+  app.get(
     '/admin/user/page/byFarmId/orgTreebyFaId',
     {
       schema: {
@@ -62,7 +62,7 @@ export const orgTreeRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: s.PageParams & { farmId?: number; roleIds: number[] } }>(
+  app.get(
     '/admin/user/page/byFarmId/userWithRolesByRoleIds2',
     {
       schema: {
@@ -85,7 +85,7 @@ export const orgTreeRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: s.PageParams & { ids: number[] } }>(
+  app.get(
     '/admin/user/page/byFarmId/userWithRolesByIds',
     {
       schema: {
