@@ -4,8 +4,7 @@ import { ok } from '../../http/envelope.ts';
 import { authority, requireAuthority } from '../authority.ts';
 import { visibleOrg } from '../scope.ts';
 import * as s from '../schemas.ts';
-import { listUsers } from '../accounts/users.ts';
-import { farmIdOf } from '../accounts/users.ts';
+import { farmIdOf, listUsers } from '../accounts/users.ts';
 
 const tags = ['organisations'];
 

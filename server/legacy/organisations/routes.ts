@@ -12,8 +12,7 @@ import { createPerson, personHash, personProps, type PersonBody } from '../accou
 import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
 import { ORG_COLUMNS, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../scope.ts';
 import * as s from '../schemas.ts';
-import { changeableUser, refuseSelf, userById } from '../accounts/users.ts';
-import { WRITABLE_KINDS, farmIdOf } from '../accounts/users.ts';
+import { WRITABLE_KINDS, changeableUser, farmIdOf, refuseSelf, userById } from '../accounts/users.ts';
 
 const tags = ['organisations'];
 
