@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Params } from '../db/params.ts';
 import { notFound, ok } from '../http/envelope.ts';
 import { caller } from '../http/guard.ts';
-import * as s from '../accounts/schemas.ts';
+import * as s from '../legacy/schemas.ts';
 import { id, offsetOf, okArray, okObject, okPage, page, pagedQuery, strictObject } from './schemas.ts';
 
 interface ArticleRow {

@@ -7,8 +7,8 @@ import { business, notFound, ok } from '../http/envelope.ts';
 import { requireElement, requireMenu } from '../http/guard.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
-import * as s from '../accounts/schemas.ts';
-import { insertUser } from '../accounts/users.ts';
+import * as s from '../legacy/schemas.ts';
+import { insertUser } from '../legacy/accounts/users.ts';
 import { msg } from './messages.ts';
 import { id, offsetOf, okObject, okPage, page, pagedQuery, strictObject } from './schemas.ts';
 

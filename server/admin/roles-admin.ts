@@ -7,9 +7,9 @@ import { business, forbidden, notFound, ok, type FieldError } from '../http/enve
 import { requireCan, requireElement, requireMenu } from '../http/guard.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
-import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
-import { changeableUser, refuseSelf, userById } from '../accounts/users.ts';
-import * as s from '../accounts/schemas.ts';
+import { assignableRoles, replaceRoles } from '../legacy/accounts/roles.ts';
+import { changeableUser, refuseSelf, userById } from '../legacy/accounts/users.ts';
+import * as s from '../legacy/schemas.ts';
 import { msg } from './messages.ts';
 import { knownCodes, menuTree, type LocalText } from './menu-tree.ts';
 import { endSessionsOfLostCodes } from '../auth/end-sessions.ts';

@@ -1,9 +1,9 @@
 /**
  * JSON Schema fragments of the administration routes. The bounds of ids, pages and
- * plain text are the accounts module's (server/accounts/schemas.ts), so that every
+ * plain text are the legacy API's (server/legacy/schemas.ts), so that every
  * administration call refuses the same input the same way.
  */
-import * as s from '../accounts/schemas.ts';
+import * as s from '../legacy/schemas.ts';
 import { envelopeSchema, errorReplySchema, pageSchema } from '../resources/page.ts';
 
 export const { id, strictObject, pagedQuery, offsetOf } = s;

@@ -2,7 +2,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { hashPassword } from '../auth/password.ts';
 import { readMenusFile, syncMenus } from './menus.ts';
 import { ROLE_SPECS, resolveGrants } from './roles.ts';
-import { seedAccountsExtras } from '../accounts/seed.ts';
+import { seedAccountsExtras } from '../legacy/seed.ts';
 import { seedAdminExtras } from '../admin/seed.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
 import { seedResources } from '../resources/seed.ts';

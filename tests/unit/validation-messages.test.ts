@@ -12,7 +12,7 @@ import { writeJsonSchema, type RecordSchema } from '../../runtime/schema/resourc
 import type { FormScreen } from '../../runtime/schema/screen.ts';
 import { LANGS, type Lang } from '../../runtime/schema/texts.ts';
 import { buildForm, crossFieldErrors, formModel } from '../../runtime/screens/form-schema.ts';
-import * as accountSchemas from '../../server/accounts/schemas.ts';
+import * as accountSchemas from '../../server/legacy/schemas.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const title = (zh: string, en: string, es: string) => ({ zh, en, es });

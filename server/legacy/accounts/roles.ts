@@ -1,8 +1,8 @@
-import type { SessionUser } from '../auth/session-user.ts';
-import type { Queryable } from '../db/database.ts';
-import { business } from '../http/envelope.ts';
-import { endSessionsOfLostCodes } from '../auth/end-sessions.ts';
-import { msg } from './messages.ts';
+import type { SessionUser } from '../../auth/session-user.ts';
+import type { Queryable } from '../../db/database.ts';
+import { business } from '../../http/envelope.ts';
+import { endSessionsOfLostCodes } from '../../auth/end-sessions.ts';
+import { msg } from '../messages.ts';
 
 interface RoleRow {
   id: number;

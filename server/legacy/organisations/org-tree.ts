@@ -1,11 +1,10 @@
-import { Params } from '../db/params.ts';
-import type { FastifyPluginAsync } from 'fastify';
-import { ok } from '../http/envelope.ts';
-import { authority, requireAuthority } from '../accounts/authority.ts';
-import { visibleOrg } from '../accounts/scope.ts';
-import * as s from '../accounts/schemas.ts';
-import { listUsers } from '../accounts/users.ts';
-import { farmIdOf } from './admin-users.ts';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { Params } from '../../db/params.ts';
+import { ok } from '../../http/envelope.ts';
+import { authority, requireAuthority } from '../authority.ts';
+import { visibleOrg } from '../scope.ts';
+import * as s from '../schemas.ts';
+import { farmIdOf, listUsers } from '../accounts/users.ts';
 
 const tags = ['organisations'];
 
@@ -29,10 +28,10 @@ interface TreeRole {
 }
 
 /** An organisation's people grouped by role, and people with their roles (spec 7.2). */
-export const orgTreeRoutes: FastifyPluginAsync = async (app) => {
+export const orgTreeRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const db = app.db;
 
-  app.get<{ Querystring: { farmId?: number } }>(
+  app.get(
     '/admin/user/page/byFarmId/orgTreebyFaId',
     {
       schema: {
@@ -62,7 +61,7 @@ export const orgTreeRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: s.PageParams & { farmId?: number; roleIds: number[] } }>(
+  app.get(
     '/admin/user/page/byFarmId/userWithRolesByRoleIds2',
     {
       schema: {
@@ -85,7 +84,7 @@ export const orgTreeRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: s.PageParams & { ids: number[] } }>(
+  app.get(
     '/admin/user/page/byFarmId/userWithRolesByIds',
     {
       schema: {

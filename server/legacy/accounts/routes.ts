@@ -1,30 +1,46 @@
-import { Params } from '../db/params.ts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { SessionUser } from '../auth/session-user.ts';
-import { hashPassword } from '../auth/password.ts';
-import { endSessions } from '../auth/end-sessions.ts';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
-import { business, forbidden, notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
-import { authority, holds, requireAuthority } from '../accounts/authority.ts';
-import { msg } from '../accounts/messages.ts';
-import { createPerson, personHash, personProps, type PersonBody } from '../accounts/persons.ts';
-import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
-import { scopeOf, visibleBloc, visibleOrg } from '../accounts/scope.ts';
-import * as s from '../accounts/schemas.ts';
-import { userConditions, userFilterProps, userOrder, type UserFilterQuery } from '../accounts/user-filters.ts';
-import { assertFree, changeableUser, listUsers, refuseSelf, uniqueViolation, userById, visibleUser, type UserView } from '../accounts/users.ts';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { Params } from '../../db/params.ts';
+import type { FastifyRequest } from 'fastify';
+import type { SessionUser } from '../../auth/session-user.ts';
+import { hashPassword } from '../../auth/password.ts';
+import { endSessions } from '../../auth/end-sessions.ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
+import { business, forbidden, notFound, ok } from '../../http/envelope.ts';
+import { caller } from '../../http/guard.ts';
+import { authority, holds, requireAuthority } from '../authority.ts';
+import { msg } from '../messages.ts';
+import { createPerson, personHash, personProps, type PersonBody } from './persons.ts';
+import { assignableRoles, replaceRoles } from './roles.ts';
+import { scopeOf, visibleBloc, visibleOrg } from '../scope.ts';
+import * as s from '../schemas.ts';
+import { userConditions, userFilterProps, userOrder, type UserFilterQuery } from './user-filters.ts';
+import { WRITABLE_KINDS, assertFree, farmIdOf, changeableUser, listUsers, refuseSelf, uniqueViolation, userById, visibleUser, type UserView } from './users.ts';
 
 const tags = ['accounts'];
 
-/** Kinds a person may be given; `admin` belongs to the seeded platform accounts only. */
-export const WRITABLE_KINDS = ['operator', 'member', 'agent', 'tech', 'inspector', 'device', 'provider'];
-
 type PageQ = s.PageParams & UserFilterQuery;
 
+/** A person's changes: `version` is the one read (optimistic concurrency); the rest are the fields to change. */
+const userUpdateBody = s.strictObject(
+  {
+    version: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    name: s.name,
+    mobilePhone: { ...s.phone, type: ['string', 'null'] },
+    description: { ...s.text(500), type: ['string', 'null'] },
+    city: { ...s.city, type: ['string', 'null'] },
+    kind: { type: 'string', enum: WRITABLE_KINDS },
+    status: { type: 'integer', enum: [0, 1] },
+    password: s.password,
+    roleIds: s.roleIds,
+  },
+  ['version'],
+);
+
+type UserUpdate = s.FromSchema<typeof userUpdateBody>;
+
 /** The user administration calls of spec 7.2 under /api/admin/user. */
-export const adminUserRoutes: FastifyPluginAsync = async (app) => {
+export const adminUserRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const db = app.db;
 
   const pageOf = async (req: FastifyRequest, q: PageQ, extra: (p: Params) => string[]) => {
@@ -43,7 +59,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     return ok(s.page(rows.map((r) => ({ ...r, _can: { status: r.id !== me.id, delete: r.id !== me.id, resetPassword: r.id !== me.id } })), total, q));
   };
 
-  app.get<{ Querystring: PageQ & { orgId?: number; blocId?: number } }>(
+  app.get(
     '/admin/user/page',
     {
       schema: {
@@ -62,7 +78,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Querystring: { id: number; status: 0 | 1 } }>(
+  app.put(
     '/admin/user/updateUserStatus',
     {
       schema: {
@@ -90,7 +106,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
 
   const byFarmQuery = s.pagedQuery({ ...userFilterProps, farmId: s.id });
 
-  app.get<{ Querystring: PageQ & { farmId?: number } }>(
+  app.get(
     '/admin/user/page/byFarmId',
     { schema: { tags, summary: 'People of one organisation (default: the caller’s own)', querystring: byFarmQuery } },
     async (req) => {
@@ -100,7 +116,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: PageQ & { farmId?: number } }>(
+  app.get(
     '/admin/user/page/byFarmId/forFertilizerFactory',
     { schema: { tags, summary: 'People of one fertilizer manufacturer (default: the caller’s own)', querystring: byFarmQuery } },
     async (req) => {
@@ -111,7 +127,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: PageQ }>(
+  app.get(
     '/admin/user/page/customerAgents',
     { schema: { tags, summary: 'Customer agents in the caller’s scope', querystring: s.pagedQuery(withoutKind()) } },
     async (req) => {
@@ -120,7 +136,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: PageQ }>(
+  app.get(
     '/admin/user/page/groupCustomers',
     { schema: { tags, summary: 'Group customers (service providers) in the caller’s scope', querystring: s.pagedQuery(withoutKind()) } },
     async (req) => {
@@ -129,7 +145,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { id: number } }>(
+  app.get(
     '/admin/user/front/baseInfo/getById',
     { schema: { tags, summary: 'Base information of one person', querystring: s.strictObject({ id: s.id }, ['id']) } },
     async (req) => {
@@ -149,7 +165,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { username: string } }>(
+  app.get(
     '/admin/user/getByUserName',
     {
       schema: {
@@ -176,7 +192,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     s.strictObject({ farmId: s.id, ...personProps }, passwordRequired ? ['username', 'password', 'name'] : ['username', 'name']);
 
   const addToFarm = (path: string, kind: string, passwordRequired: boolean, summary: string) =>
-    app.post<{ Body: PersonBody & { farmId?: number } }>(path, { schema: { tags, summary, body: farmPersonBody(passwordRequired) } }, async (req) => {
+    app.post(path, { schema: { tags, summary, body: farmPersonBody(passwordRequired) } }, async (req) => {
       const me = requireAuthority(req, authority.farmPeopleWrite('add'));
       const farmId = farmIdOf(me, req.body.farmId);
       const hash = await personHash(req.body);
@@ -192,7 +208,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
   addToFarm('/admin/user/add/deviceManager', 'device', true, 'Adds a device manager to an organisation');
   addToFarm('/admin/user/add/inspector', 'inspector', true, 'Adds an inspector to an organisation');
 
-  app.post<{ Body: PersonBody & { orgId?: number; blocId?: number } }>(
+  app.post(
     '/admin/user/add/customerAgent',
     {
       schema: {
@@ -212,7 +228,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: PersonBody & { blocId?: number; blocName?: string } }>(
+  app.post(
     '/admin/user/add/groupCustomer',
     {
       schema: {
@@ -245,7 +261,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
 
   const idParams = s.strictObject({ id: s.id }, ['id']);
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/admin/user/:id',
     { schema: { tags, summary: 'One person in the caller’s scope', params: idParams } },
     async (req) => {
@@ -254,27 +270,14 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Params: { id: number }; Body: UserUpdate }>(
+  app.put(
     '/admin/user/:id',
     {
       schema: {
         tags,
         summary: 'Changes a person; `version` must be the one read, otherwise 40001 and nothing changes',
         params: idParams,
-        body: s.strictObject(
-          {
-            version: { type: 'integer', minimum: 1, maximum: 2147483647 },
-            name: s.name,
-            mobilePhone: { ...s.phone, type: ['string', 'null'] },
-            description: { ...s.text(500), type: ['string', 'null'] },
-            city: { ...s.city, type: ['string', 'null'] },
-            kind: { type: 'string', enum: WRITABLE_KINDS },
-            status: { type: 'integer', enum: [0, 1] },
-            password: s.password,
-            roleIds: s.roleIds,
-          },
-          ['version'],
-        ),
+        body: userUpdateBody,
       },
     },
     async (req) => {
@@ -292,7 +295,7 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/admin/user/:id',
     { schema: { tags, summary: 'Deletes a person', params: idParams } },
     async (req) => {
@@ -313,18 +316,6 @@ export const adminUserRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
-
-interface UserUpdate {
-  version: number;
-  name?: string;
-  mobilePhone?: string | null;
-  description?: string | null;
-  city?: string | null;
-  kind?: string;
-  status?: 0 | 1;
-  password?: string;
-  roleIds?: number[];
-}
 
 const UPDATABLE = { name: 'name', mobilePhone: 'mobile_phone', description: 'description', city: 'city', kind: 'kind', status: 'status' } as const;
 
@@ -379,13 +370,6 @@ async function updateUser(tx: Queryable, req: FastifyRequest, me: SessionUser, i
   if (passwordHash) await audit(tx, req, { action: 'user.resetPassword', resource: 'users', recordId: id, changes: { password: 'reset' } });
   if (roleChange) await audit(tx, req, { action: 'user.roles', resource: 'users', recordId: id, changes: { roles: { from: roleChange.before, to: roleChange.after } } });
   return userById(tx, id);
-}
-
-/** The organisation a call names, else the caller's own; 40001 when there is neither. */
-export function farmIdOf(me: SessionUser, farmId: number | undefined): number {
-  const id = farmId ?? me.orgId;
-  if (id == null) throw business(msg['accounts.farmRequired']);
-  return id;
 }
 
 /**

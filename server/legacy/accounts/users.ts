@@ -1,12 +1,12 @@
-import { Params } from '../db/params.ts';
-import type { SessionUser } from '../auth/session-user.ts';
-import type { Queryable } from '../db/database.ts';
-import { business, forbidden, notFound } from '../http/envelope.ts';
-import { scopeOf, userScopeSql } from './scope.ts';
-import { msg } from './messages.ts';
-import * as schemas from './schemas.ts';
-import type { Lang } from '../i18n/lang.ts';
-import { messageFor } from '../../runtime/schema/messages.ts';
+import { Params } from '../../db/params.ts';
+import type { SessionUser } from '../../auth/session-user.ts';
+import type { Queryable } from '../../db/database.ts';
+import { business, forbidden, notFound } from '../../http/envelope.ts';
+import { scopeOf, userScopeSql } from '../scope.ts';
+import { msg } from '../messages.ts';
+import * as schemas from '../schemas.ts';
+import type { Lang } from '../../i18n/lang.ts';
+import { messageFor } from '../../../runtime/schema/messages.ts';
 
 /** A user as every account call returns it; never the password hash. */
 export interface UserView {
@@ -197,4 +197,14 @@ export async function userById(db: Queryable, id: number): Promise<UserView> {
   const { rows } = await db.query<UserRow>(`${USER_SELECT} WHERE u.id = $1`, [id]);
   if (!rows[0]) throw notFound();
   return userView(rows[0]);
+}
+
+/** Kinds a person may be given; `admin` belongs to the seeded platform accounts only. */
+export const WRITABLE_KINDS = ['operator', 'member', 'agent', 'tech', 'inspector', 'device', 'provider'];
+
+/** The organisation a call names, else the caller's own; 40001 when there is neither. */
+export function farmIdOf(me: SessionUser, farmId: number | undefined): number {
+  const id = farmId ?? me.orgId;
+  if (id == null) throw business(msg['accounts.farmRequired']);
+  return id;
 }

@@ -1,5 +1,5 @@
-import type { Params } from '../db/params.ts';
-import * as s from './schemas.ts';
+import type { Params } from '../../db/params.ts';
+import * as s from '../schemas.ts';
 
 /** Typed filters shared by the user pages; each becomes a parameterised condition. */
 export interface UserFilterQuery {

@@ -1,13 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 // Types only: lets route schemas carry the summary and tags of the generated OpenAPI document.
 import type {} from '@fastify/swagger';
-import { ok, business, loggedOut } from '../http/envelope.ts';
-import { audit } from '../audit/log.ts';
-import { verifyPassword, burnVerification } from '../auth/password.ts';
-import { admit, failed, succeeded, notCounted } from '../auth/throttle.ts';
+import { ok, business, loggedOut } from '../../http/envelope.ts';
+import { audit } from '../../audit/log.ts';
+import { verifyPassword, burnVerification } from '../../auth/password.ts';
+import { admit, failed, succeeded, notCounted } from '../../auth/throttle.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { authMessages as M } from '../auth/messages.ts';
-import { t as tr } from '../i18n/catalog.ts';
+import { authMessages as M } from '../../auth/messages.ts';
+import { t as tr } from '../../i18n/catalog.ts';
 
 // PostgreSQL text cannot hold NUL; refusing it here keeps such input a 40001, not a database error.
 const NO_NUL = '^[^\\u0000]*$';
@@ -28,8 +28,8 @@ const tokenQuery = {
 } as const;
 
 /** Login and logout (spec 7.1): POST /api/auth/jwt/token and POST /api/auth/jwt/invalid. */
-export const authRoutes: FastifyPluginAsync = async (app) => {
-  app.post<{ Body: { username: string; password: string } }>(
+export const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
+  app.post(
     '/auth/jwt/token',
     { config: { public: true }, schema: { summary: 'Log in; data is the token', tags: ['auth'], body: loginBody } },
     async (req) => {
@@ -70,7 +70,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Querystring: { token: string } }>(
+  app.post(
     '/auth/jwt/invalid',
     {
       // Public because holding the token is the proof: a console whose header token is

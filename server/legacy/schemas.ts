@@ -8,6 +8,8 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_INDEX, MAX_PAGE_SIZE, type Page } from '../
 import { PHONE_MESSAGES } from '../../runtime/schema/messages.ts';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page };
+/** The type of the values a schema accepts (after Fastify's defaults), for helpers that take a validated body. */
+export type { FromSchema } from 'json-schema-to-ts';
 
 export const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
@@ -50,13 +52,18 @@ export const pageQuery = {
   pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
 } as const;
 
-/** A querystring schema: the page parameters plus `props`; nothing else is accepted. */
-export function pagedQuery<P extends Record<string, unknown>>(props: P, required: string[] = []) {
-  return { type: 'object', additionalProperties: false, required, properties: { ...pageQuery, ...props } } as const;
+/**
+ * A querystring schema: the page parameters plus `props`; nothing else is accepted.
+ * `props` and `required` keep their literal types, so the type provider
+ * (`FastifyPluginAsyncJsonSchemaToTs`) types `req.query` from the schema.
+ */
+export function pagedQuery<const P extends Record<string, unknown>, const R extends readonly (keyof P & string)[] = []>(props: P, required?: R) {
+  return { type: 'object', additionalProperties: false, required: required ?? ([] as unknown as R), properties: { ...pageQuery, ...props } } as const;
 }
 
-export function strictObject<P extends Record<string, unknown>>(props: P, required: string[] = []) {
-  return { type: 'object', additionalProperties: false, required, properties: props } as const;
+/** An object schema that accepts `props` and nothing else; typed like `pagedQuery`. */
+export function strictObject<const P extends Record<string, unknown>, const R extends readonly (keyof P & string)[] = []>(props: P, required?: R) {
+  return { type: 'object', additionalProperties: false, required: required ?? ([] as unknown as R), properties: props } as const;
 }
 
 export interface PageParams {

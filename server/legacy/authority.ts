@@ -9,7 +9,7 @@ export type { Authority } from '../../runtime/access/can.ts';
  * Who may call the account and organisation calls: a menu code to reach the call, and
  * for a write an element code too. Where two screens lead to one call (the platform's
  * user manager and a farm's people screen, say) either pair suffices. Codes alone decide;
- * the platform flag only widens the scope (server/accounts/scope.ts).
+ * the platform flag only widens the scope (server/legacy/scope.ts).
  */
 export type Action = 'add' | 'edit' | 'delete';
 

@@ -1,18 +1,18 @@
-import { Params } from '../db/params.ts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { SessionUser } from '../auth/session-user.ts';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
-import { Status, business, forbidden, notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
-import { authority, holds, requireAuthority, type Authority } from '../accounts/authority.ts';
-import { msg } from '../accounts/messages.ts';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { Params } from '../../db/params.ts';
+import type { FastifyRequest } from 'fastify';
+import type { SessionUser } from '../../auth/session-user.ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
+import { Status, business, forbidden, notFound, ok } from '../../http/envelope.ts';
+import { caller } from '../../http/guard.ts';
+import { authority, holds, requireAuthority, type Authority } from '../authority.ts';
+import { msg } from '../messages.ts';
 import { createPerson, personHash, personProps, type PersonBody } from '../accounts/persons.ts';
 import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
-import { ORG_COLUMNS, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../accounts/scope.ts';
-import * as s from '../accounts/schemas.ts';
-import { changeableUser, refuseSelf, userById } from '../accounts/users.ts';
-import { WRITABLE_KINDS, farmIdOf } from './admin-users.ts';
+import { ORG_COLUMNS, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../scope.ts';
+import * as s from '../schemas.ts';
+import { WRITABLE_KINDS, changeableUser, farmIdOf, refuseSelf, userById } from '../accounts/users.ts';
 
 const tags = ['organisations'];
 
@@ -28,22 +28,16 @@ export const orgProps = {
   logoUrl: s.logoUrl,
 } as const;
 
-interface OrgBody {
-  name?: string;
-  city?: string;
-  address?: string;
-  contact?: string;
-  phone?: string;
-  logoUrl?: string;
-}
+/** The organisation fields of a body, each optional; the calls add what they require. */
+type OrgBody = s.FromSchema<ReturnType<typeof s.strictObject<typeof orgProps>>>;
 
 const ORG_WRITABLE = { name: 'name', city: 'city', address: 'address', contact: 'contact', phone: 'phone', logoUrl: 'logo_url' } as const;
 
 /** Farms, blocs and organisation membership (spec 7.2). */
-export const organisationRoutes: FastifyPluginAsync = async (app) => {
+export const organisationRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const db = app.db;
 
-  app.get<{ Querystring: s.PageParams & { keyword?: string } }>(
+  app.get(
     '/admin/user/front/getfertilizers',
     {
       schema: {
@@ -69,7 +63,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: OrgBody & { name: string; blocId?: number; account: PersonBody } }>(
+  app.post(
     '/admin/user/front/regist/fertilizer',
     {
       schema: {
@@ -90,7 +84,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { id: number; type?: 0 | 1 | 3 | 4 } }>(
+  app.get(
     '/admin/user/getBlocChildrenByType',
     {
       schema: {
@@ -112,7 +106,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Querystring: { farmId: number; userId: number } }>(
+  app.delete(
     '/admin/user/front/deleteFarm',
     {
       schema: {
@@ -140,7 +134,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { farmId?: number } }>(
+  app.get(
     '/admin/user/getFarmInfo',
     { schema: { tags, summary: 'One organisation in scope (default: the caller’s own)', querystring: s.strictObject({ farmId: s.id }) } },
     async (req) => {
@@ -151,7 +145,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: OrgBody & { id?: number } }>(
+  app.post(
     '/admin/user/updateFarmInfo',
     {
       schema: {
@@ -167,7 +161,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { blocId?: number; farm: OrgBody & { name: string; type?: 0 | 1 | 3 | 4 }; account: PersonBody } }>(
+  app.post(
     '/admin/user/addGroupFarmAndFarmAccount',
     {
       schema: {
@@ -193,7 +187,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Body: { id: number; name?: string; city?: string | null } }>(
+  app.put(
     '/farmManage/bloc/updateBloc',
     {
       schema: {
@@ -223,7 +217,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: OrgBody & { name: string; type?: 0 | 1 | 3 | 4; blocId?: number } }>(
+  app.post(
     '/farmManage/org/addFarm',
     {
       schema: {
@@ -238,7 +232,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Querystring: { id: number } }>(
+  app.delete(
     '/farmManage/org/deleteFarm',
     {
       schema: { tags, summary: 'Deletes an organisation that has nobody left in it', querystring: s.strictObject({ id: s.id }, ['id']) },
@@ -256,7 +250,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.put<{ Body: OrgBody & { id: number; type?: 0 | 1 | 3 | 4; blocId?: number | null; status?: 0 | 1 } }>(
+  app.put(
     '/farmManage/org/updateFarm',
     {
       schema: {
@@ -274,7 +268,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/admin/orgUserRole/removeOrgUser/:id',
     {
       schema: {
@@ -306,7 +300,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { userId: number; orgId?: number; roleIds: number[] } }>(
+  app.post(
     '/admin/orgUserRole/user/organizationUser',
     {
       schema: {
@@ -339,7 +333,7 @@ export const organisationRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: PersonBody & { orgId?: number; kind?: string } }>(
+  app.post(
     '/admin/user/front/regist/organizationUser',
     {
       schema: {

@@ -1,11 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
-import { notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
-import type { Lang } from '../i18n/lang.ts';
-import { t } from '../i18n/catalog.ts';
-import * as s from '../accounts/schemas.ts';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
+import { notFound, ok } from '../../http/envelope.ts';
+import { caller } from '../../http/guard.ts';
+import type { Lang } from '../../i18n/lang.ts';
+import { t } from '../../i18n/catalog.ts';
+import * as s from '../schemas.ts';
 
 const tags = ['notices'];
 
@@ -66,10 +66,10 @@ export async function unreadCount(db: Queryable, userId: number): Promise<number
  * someone else gets what a user without notices gets (an empty page, a count of 0),
  * so the calls never reveal whether another person has notices.
  */
-export const noticeRoutes: FastifyPluginAsync = async (app) => {
+export const noticeRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const db = app.db;
 
-  app.get<{ Querystring: s.PageParams & { userId?: number; read?: 0 | 1 } }>(
+  app.get(
     '/coverfield/notice/page/receiveNotice',
     {
       schema: {
@@ -94,7 +94,7 @@ export const noticeRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { id: number } }>(
+  app.get(
     '/coverfield/notice/setSelfNoticeRead',
     {
       schema: {
@@ -118,7 +118,7 @@ export const noticeRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Querystring: { userId?: number } }>(
+  app.get(
     '/coverfield/notice/notReadNumber',
     {
       schema: {

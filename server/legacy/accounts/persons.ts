@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { SessionUser } from '../auth/session-user.ts';
-import { hashPassword } from '../auth/password.ts';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
+import type { SessionUser } from '../../auth/session-user.ts';
+import { hashPassword } from '../../auth/password.ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
 import { assignableRoles, replaceRoles } from './roles.ts';
 import { insertUser, userById, type UserView } from './users.ts';
-import * as s from './schemas.ts';
+import * as s from '../schemas.ts';
 
 /** Body of every call that creates a person (add/*, addPerson, regist/organizationUser). */
 export interface PersonBody {

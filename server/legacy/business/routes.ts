@@ -1,16 +1,16 @@
-import { Params } from '../db/params.ts';
-import type { FastifyPluginAsync } from 'fastify';
-import type { SessionUser } from '../auth/session-user.ts';
-import { audit } from '../audit/log.ts';
-import type { Queryable } from '../db/database.ts';
-import { Status, business, forbidden, notFound, ok } from '../http/envelope.ts';
-import { caller } from '../http/guard.ts';
-import { authority, holds } from '../accounts/authority.ts';
-import { msg } from '../accounts/messages.ts';
-import { orgScopeSql, scopeOf } from '../accounts/scope.ts';
-import * as s from '../accounts/schemas.ts';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { Params } from '../../db/params.ts';
+import type { SessionUser } from '../../auth/session-user.ts';
+import { audit } from '../../audit/log.ts';
+import type { Queryable } from '../../db/database.ts';
+import { Status, business, forbidden, notFound, ok } from '../../http/envelope.ts';
+import { caller } from '../../http/guard.ts';
+import { authority, holds } from '../authority.ts';
+import { msg } from '../messages.ts';
+import { orgScopeSql, scopeOf } from '../scope.ts';
+import * as s from '../schemas.ts';
 import { visibleUser } from '../accounts/users.ts';
-import { receivedNotice } from './notices.ts';
+import { receivedNotice } from '../notices/routes.ts';
 
 const tags = ['business'];
 
@@ -69,7 +69,7 @@ async function assertMayRead(db: Queryable, me: SessionUser, id: number): Promis
 }
 
 /** Business of a technician and/or agent (spec 7.3). */
-export const businessRoutes: FastifyPluginAsync = async (app) => {
+export const businessRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const db = app.db;
 
   const pageFor = async (me: SessionUser, q: s.PageParams & { techmanId?: number; agentId?: number; status?: number }) => {
@@ -95,7 +95,7 @@ export const businessRoutes: FastifyPluginAsync = async (app) => {
 
   const status = { type: 'integer', enum: [0, 1, 2, 3] } as const;
 
-  app.get<{ Querystring: s.PageParams & { techmanId: number; status?: number } }>(
+  app.get(
     '/coverfield/business/pageByIds/bytechmanId',
     {
       schema: {
@@ -107,7 +107,7 @@ export const businessRoutes: FastifyPluginAsync = async (app) => {
     async (req) => pageFor(caller(req), req.query),
   );
 
-  app.get<{ Querystring: s.PageParams & { techmanId?: number; agentId?: number; status?: number } }>(
+  app.get(
     '/coverfield/business/pageByIds',
     {
       schema: {
@@ -119,7 +119,7 @@ export const businessRoutes: FastifyPluginAsync = async (app) => {
     async (req) => pageFor(caller(req), req.query),
   );
 
-  app.get<{ Querystring: { noticeId: number; status: 1 | 2 } }>(
+  app.get(
     '/coverfield/business/responseAuth',
     {
       schema: {
