@@ -5,6 +5,7 @@ import { accountFrontRoutes } from './routes/account-front.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { resourceRoutes } from './resources/plugin.ts';
 import { consoleConfigRoutes } from './routes/console-config.ts';
+import { knowledgeRoutes } from './knowledge/plugin.ts';
 // First: it watches the routes the others register (registry, resource guards, trace).
 import { adminRoutes } from './admin/plugin.ts';
 
@@ -13,3 +14,4 @@ import { adminRoutes } from './admin/plugin.ts';
  * that owns its routes and its messages.
  */
 export const apiModules: FastifyPluginAsync[] = [adminRoutes, healthRoutes, authRoutes, accountFrontRoutes, ...accountRoutes, resourceRoutes, consoleConfigRoutes];
+apiModules.push(knowledgeRoutes);
