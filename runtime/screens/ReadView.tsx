@@ -45,7 +45,7 @@ function lineColumns(props: Record<string, FieldSchema>, items: LineItems | unde
     const own = p.enum && enumTitles ? p.enum.map((v, i) => ({ value: v, label: textOf(enumTitles[i], lang) })) : null;
     return {
       key,
-      title: p['x-title'] ? textOf(p['x-title'], lang) : key,
+      title: p['x-title'] ? textOf(p['x-title'], lang) : (p.title ?? key),
       options: choices.get(`${path}.${key}`) ?? (own as ResolvedOption[] | null),
       ...(nested ? { nested: lineColumns(nested, declared.get(key)?.items, `${path}.${key}`, lang, choices) } : {}),
     };
@@ -60,7 +60,14 @@ export function lineCellText(value: unknown, col: LineColumn, lang: Lang): strin
       ? value.map((row) => col.nested!.map((c) => ((row as Record<string, unknown>)[c.key] ?? '') as string).filter((v) => v !== '').join(' ')).join(lang === 'zh' ? '；' : '; ')
       : EMPTY_VALUE;
   const option = col.options?.find((o) => o.value === value);
-  return option ? option.label : String(value);
+  if (option) return option.label;
+  if (typeof value === 'object') return isText(value) ? textOf(value, lang) : JSON.stringify(value);
+  return String(value);
+}
+
+/** A text in the three languages (a dictionary item's label, say). */
+function isText(v: object): v is { zh: string; en: string; es: string } {
+  return !Array.isArray(v) && ['zh', 'en', 'es'].every((l) => typeof (v as Record<string, unknown>)[l] === 'string');
 }
 
 export interface ReadSection {
