@@ -201,6 +201,8 @@ export interface CallAction extends ActionBase {
    * shell part bound to them reads again (runtime/screens/data-events.ts).
    */
   announces?: string[];
+  /** Where to go after success; `record.*` reads the reply's data (the record the call created or changed). */
+  then?: NavigateTarget;
   /** Asked before calling; `{name}` placeholders are filled from the row's fields. */
   confirm?: I18nText;
   /** Shown after success; default the server's message. */
@@ -404,6 +406,24 @@ export interface FormField extends Enumerated {
   when?: Condition;
   /** rjsf uiSchema entries for this field; keys start with "ui:". */
   ui?: Record<string, unknown>;
+  /** An array-of-objects field: the layout of each row and the row properties chosen from options. */
+  items?: LineItems;
+}
+
+/** The rows of an array-of-objects field (line items), each a grid of `columns` (default: one per property, at most 6). */
+export interface LineItems {
+  columns?: number;
+  fields?: LineItemField[];
+}
+
+/** A property of a line item: its widget, options (a select of another resource's records, say) and span. */
+export interface LineItemField extends Enumerated {
+  field: string;
+  widget?: 'input' | 'textarea' | 'number' | 'select' | 'radio' | 'switch' | 'date';
+  span?: number;
+  placeholder?: I18nText;
+  /** A nested array of objects of this row (the materials of a work item). */
+  items?: LineItems;
 }
 
 export interface FormSection {

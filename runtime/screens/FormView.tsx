@@ -11,7 +11,7 @@ import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space, theme } fr
 import { withTheme } from '@rjsf/core';
 import { Theme as AntdTheme } from '@rjsf/antd';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import type { ErrorSchema, FieldTemplateProps, RJSFSchema } from '@rjsf/utils';
+import { englishStringTranslator, TranslatableString, type ErrorSchema, type FieldTemplateProps, type RJSFSchema } from '@rjsf/utils';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -47,6 +47,16 @@ function FieldTemplate(props: FieldTemplateProps<Record<string, unknown>, RJSFSc
   return <AntdFieldTemplate {...props} rawHelp={props.rawErrors?.length ? undefined : props.rawHelp} />;
 }
 const templates = { ObjectFieldTemplate: SectionsTemplate, FieldTemplate };
+
+/** rjsf's own button titles (line items: add, remove, move, copy) in the console language. */
+const ROW_BUTTONS: Partial<Record<TranslatableString, string>> = {
+  [TranslatableString.AddButton]: 'screens.form.lineItems.addRow',
+  [TranslatableString.AddItemButton]: 'screens.form.lineItems.addRow',
+  [TranslatableString.RemoveButton]: 'screens.form.lineItems.removeRow',
+  [TranslatableString.MoveUpButton]: 'screens.form.lineItems.moveUp',
+  [TranslatableString.MoveDownButton]: 'screens.form.lineItems.moveDown',
+  [TranslatableString.CopyButton]: 'screens.form.lineItems.copyRow',
+};
 
 type FormValidator = ReturnType<typeof customizeValidator<Record<string, unknown>, RJSFSchema>>;
 const validators = new Map<Lang, FormValidator>();
@@ -266,6 +276,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         onChange={(e) => onChange((e.formData ?? {}) as Data)}
         onSubmit={(e) => void submit((e.formData ?? {}) as Data)}
         idPrefix={`f-${screen.id}`}
+        translateString={(str, params) => (ROW_BUTTONS[str] ? t(ROW_BUTTONS[str]) : englishStringTranslator(str, params))}
       >
         {/* Sticky: save and cancel stay in reach at the bottom of a long form, in a drawer or a page. */}
         <Flex justify="space-between" wrap gap={8} className="form-footer" style={{ marginTop: 16, position: 'sticky', bottom: 0, zIndex: 3, padding: '12px 0', background: token.colorBgElevated, borderTop: `1px solid ${token.colorBorderSecondary}` }}>

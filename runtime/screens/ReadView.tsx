@@ -5,11 +5,12 @@
  * their labels, dates, booleans, rich text, images), an empty value as «—». Passwords and
  * hidden fields are not shown.
  */
-import { Card, Descriptions, Flex } from 'antd';
+import { Card, Descriptions, Flex, Table } from 'antd';
 import { evaluate } from '../schema/conditions.ts';
-import type { ColumnRender, FormScreen } from '../schema/screen.ts';
+import type { ColumnRender, FormScreen, LineItems } from '../schema/screen.ts';
+import type { FieldSchema } from '../schema/resource.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
-import { defaultWidget, fieldTitle, type FormModel } from './form-schema.ts';
+import { defaultWidget, fieldTitle, lineItemSchema, type FormModel } from './form-schema.ts';
 import { ValueView } from './format.tsx';
 import type { ResolvedOption } from './options.ts';
 
@@ -23,6 +24,50 @@ export interface ReadItem {
   render: ColumnRender;
   value: unknown;
   options: ResolvedOption[] | null;
+  /** A line-items field: its rows shown as a table of these columns. */
+  lineColumns?: LineColumn[];
+}
+
+/** A column of a line-items table: a row property, its options, or a nested list shown as text. */
+export interface LineColumn {
+  key: string;
+  title: string;
+  options: ResolvedOption[] | null;
+  nested?: LineColumn[];
+}
+
+/** The columns of a line-items field's table, options keyed by dot path as the form keys them. */
+function lineColumns(props: Record<string, FieldSchema>, items: LineItems | undefined, path: string, lang: Lang, choices: Map<string, ResolvedOption[] | null>): LineColumn[] {
+  const declared = new Map((items?.fields ?? []).map((x) => [x.field, x]));
+  return Object.entries(props).map(([key, p]) => {
+    const nested = lineItemSchema(p);
+    const enumTitles = p['x-enumTitles'];
+    const own = p.enum && enumTitles ? p.enum.map((v, i) => ({ value: v, label: textOf(enumTitles[i], lang) })) : null;
+    return {
+      key,
+      title: p['x-title'] ? textOf(p['x-title'], lang) : (p.title ?? key),
+      options: choices.get(`${path}.${key}`) ?? (own as ResolvedOption[] | null),
+      ...(nested ? { nested: lineColumns(nested, declared.get(key)?.items, `${path}.${key}`, lang, choices) } : {}),
+    };
+  });
+}
+
+/** One cell of a line-items table as text: an option by its label, a nested list as its rows' values. */
+export function lineCellText(value: unknown, col: LineColumn, lang: Lang): string {
+  if (value === undefined || value === null || value === '') return EMPTY_VALUE;
+  if (col.nested && Array.isArray(value))
+    return value.length
+      ? value.map((row) => col.nested!.map((c) => ((row as Record<string, unknown>)[c.key] ?? '') as string).filter((v) => v !== '').join(' ')).join(lang === 'zh' ? '；' : '; ')
+      : EMPTY_VALUE;
+  const option = col.options?.find((o) => o.value === value);
+  if (option) return option.label;
+  if (typeof value === 'object') return isText(value) ? textOf(value, lang) : JSON.stringify(value);
+  return String(value);
+}
+
+/** A text in the three languages (a dictionary item's label, say). */
+function isText(v: object): v is { zh: string; en: string; es: string } {
+  return !Array.isArray(v) && ['zh', 'en', 'es'].every((l) => typeof (v as Record<string, unknown>)[l] === 'string');
 }
 
 export interface ReadSection {
@@ -65,6 +110,12 @@ export function readSections(screen: FormScreen, model: FormModel, data: Record<
         value: data[f.field],
         options,
       });
+      const rows = lineItemSchema(prop);
+      if (rows) {
+        const item = items[items.length - 1];
+        item.lineColumns = lineColumns(rows, f.items, f.field, lang, choices);
+        item.span = columns;
+      }
     }
     if (items.length) out.push({ title: section.title ? textOf(section.title, lang) : undefined, columns, items: fillRows(items, columns) });
   }
@@ -102,7 +153,13 @@ export function ReadView({ sections, lang }: { sections: ReadSection[]; lang: La
               key: item.field,
               label: item.label,
               span: item.span,
-              children: isEmptyValue(item.value) ? EMPTY_VALUE : <ValueView value={item.value} fmt={{ render: item.render, lang }} options={item.options} />,
+              children: isEmptyValue(item.value) ? (
+                EMPTY_VALUE
+              ) : item.lineColumns ? (
+                <LineItemsTable rows={item.value as Record<string, unknown>[]} columns={item.lineColumns} lang={lang} />
+              ) : (
+                <ValueView value={item.value} fmt={{ render: item.render, lang }} options={item.options} />
+              ),
             }))}
           />
         </Card>
@@ -117,4 +174,18 @@ function holds(c: Parameters<typeof evaluate>[0], data: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** The rows of a line-items field, read-only: one table row per item, nested lists as text. */
+function LineItemsTable({ rows, columns, lang }: { rows: Record<string, unknown>[]; columns: LineColumn[]; lang: Lang }) {
+  return (
+    <Table
+      size="small"
+      pagination={false}
+      style={{ width: '100%' }}
+      rowKey={(_, i) => String(i)}
+      dataSource={rows}
+      columns={columns.map((c) => ({ key: c.key, title: c.title, render: (_: unknown, row: Record<string, unknown>) => lineCellText(row[c.key], c, lang) }))}
+    />
+  );
 }

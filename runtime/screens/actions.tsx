@@ -100,6 +100,11 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
         notifyResourceChanged(changed);
       }
       for (const name of action.announces ?? []) if (name !== changed || action.refresh === false) notifyResourceChanged(name);
+      if (action.then) {
+        // The reply's record (a copy just made, say) is what the next screen opens.
+        const url = targetUrl(action.then, { ...scope.ctx, record: env.data ?? undefined }, host);
+        if (url) navigate(url);
+      }
     } catch (e) {
       // The client has shown the catalogue's message already; only unexplained failures need one here.
       if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));

@@ -8,7 +8,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { evaluate } from '../schema/conditions.ts';
 import { crossFieldProblems } from '../schema/cross-rules.ts';
 import type { FieldSchema, ResourceDocument } from '../schema/resource.ts';
-import type { Enumerated, FormField, FormMode, FormScreen, FormWidget } from '../schema/screen.ts';
+import type { Enumerated, FormField, FormMode, FormScreen, FormWidget, LineItems } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
 import type { ResolvedOption } from './options.ts';
 
@@ -46,9 +46,64 @@ export function enumeratedFields(screen: FormScreen, doc: FormModel | undefined)
       const ref = doc?.references?.[f.field];
       const e: Enumerated = f.options || f.dict || f.optionsFrom || f.optionsEndpoint ? f : ref ? { optionsFrom: { resource: ref.resource } } : f;
       out.push({ field: f, e, prop });
+      if (prop) out.push(...enumeratedItemFields(f.field, f.items, prop));
     }
   }
   return out;
+}
+
+/** The item properties of a line-items field, as its rows lay them out (declared ones first, then the rest). */
+export function lineItemSchema(prop: FieldSchema | undefined): Record<string, FieldSchema> | null {
+  return prop?.type === 'array' && prop.items?.type === 'object' && prop.items.properties ? prop.items.properties : null;
+}
+
+/** Line-item properties with options, keyed by their dot path without indexes ("workItems.workTypeId"). */
+function enumeratedItemFields(path: string, items: LineItems | undefined, prop: FieldSchema): { field: FormField; e: Enumerated; prop: FieldSchema | undefined }[] {
+  const props = lineItemSchema(prop);
+  if (!props) return [];
+  const out: { field: FormField; e: Enumerated; prop: FieldSchema | undefined }[] = [];
+  for (const x of items?.fields ?? []) {
+    const p = props[x.field];
+    if (!p) continue;
+    const at = `${path}.${x.field}`;
+    if (x.options || x.dict || x.optionsFrom || x.optionsEndpoint) out.push({ field: { ...x, field: at, items: undefined } as FormField, e: x, prop: p });
+    out.push(...enumeratedItemFields(at, x.items, p));
+  }
+  return out;
+}
+
+/**
+ * The uiSchema of a line-items field's rows: each row a grid of `columns` (default one per
+ * property, at most 6; a nested list takes a whole line), choice widgets with their
+ * options (keyed by the dot path of the property, without indexes), nested lists alike.
+ */
+function lineItemsUi(items: LineItems | undefined, props: Record<string, FieldSchema>, path: string, lang: Lang, choices: Map<string, ResolvedOption[] | null>): UiSchema {
+  const names = Object.keys(props);
+  const columns = items?.columns ?? Math.min(names.filter((n) => !lineItemSchema(props[n])).length || 1, 6);
+  const declared = new Map((items?.fields ?? []).map((x) => [x.field, x]));
+  const ui: UiSchema = {};
+  const fields: LayoutField[] = [];
+  for (const name of names) {
+    const p = props[name];
+    const x = declared.get(name);
+    const nested = lineItemSchema(p);
+    fields.push({ name, span: nested ? columns : Math.min(x?.span ?? 1, columns) });
+    if (nested) {
+      ui[name] = { items: lineItemsUi(x?.items, nested, `${path}.${name}`, lang, choices) };
+      continue;
+    }
+    const enumerated = !!(x?.options || x?.dict || x?.optionsFrom || x?.optionsEndpoint);
+    const widget = x?.widget ?? defaultWidget({ field: name, ...(enumerated ? { options: [] } : {}) } as FormField, p, false);
+    const u: Record<string, unknown> = {};
+    const rjsfWidget = RJSF_WIDGET[widget];
+    if (rjsfWidget) u['ui:widget'] = rjsfWidget;
+    if (x?.placeholder) u['ui:placeholder'] = textOf(x.placeholder, lang);
+    if (rjsfWidget?.startsWith('choice')) u['ui:options'] = { choices: choices.get(`${path}.${name}`) ?? [], multiple: false };
+    ui[name] = u;
+  }
+  ui['ui:order'] = [...names, '*'];
+  ui['ui:options'] = { sections: [{ columns, fields }] satisfies LayoutSection[] };
+  return ui;
 }
 
 export function defaultWidget(f: FormField, prop: FieldSchema | undefined, isReference: boolean): FormWidget {
@@ -151,6 +206,8 @@ export function buildForm(
       if (f.readOnlyIn?.includes(mode)) ui['ui:readonly'] = true;
       const opts = choices.get(f.field);
       if (rjsfWidget?.startsWith('choice')) ui['ui:options'] = { ...(ui['ui:options'] as object), choices: opts ?? [], multiple: widget === 'multiSelect' || prop.type === 'array' };
+      const rows = lineItemSchema(prop);
+      if (rows) ui.items = lineItemsUi(f.items, rows, f.field, lang, choices);
       Object.assign(ui, f.ui ?? {});
       uiSchema[f.field] = ui;
     }

@@ -127,7 +127,9 @@ export function SectionsTemplate(props: ObjectFieldTemplateProps) {
   }
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-      {sections.map((s, i) => (
+      {sections.map((s, i) =>
+        // A section whose fields are all hidden (values carried, not shown) draws no empty card.
+        s.fields.every((f) => byName.get(f.name)?.hidden ?? true) ? null : (
         <Card key={i} size="small" title={s.title}>
           {i < mounted ? (
             <Row gutter={16}>
@@ -145,7 +147,8 @@ export function SectionsTemplate(props: ObjectFieldTemplateProps) {
             <div aria-busy style={{ height: Math.ceil(s.fields.reduce((n, f) => n + f.span, 0) / s.columns) * FIELD_ROW_HEIGHT }} />
           )}
         </Card>
-      ))}
+        ),
+      )}
     </Space>
   );
 }

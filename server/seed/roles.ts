@@ -42,7 +42,9 @@ export const ROLE_SPECS: RoleSpec[] = [
       all('farmControllRoom'), all('equipmentControll'), all('equipment'), all('farmDevice'), all('farmInput'),
       all('farmMaterialsManage'), all('shareMaterial'), all('farmStorehouse'), all('farmHarvest'), all('farmAccounting'),
       all('marketing'), all('qualityandSafety'), all('trackInfoManage'), all('commentSuggestion'), all('showMap'),
-      some('agricultureKnowledge', ['agricultureKnowledgeIndex', 'notice', 'agricultureKnowledgeCropsManager', 'agricultureKnowledgePlantRules', 'agricultureKnowledgeStandard'], true),
+      some('agricultureKnowledge', ['agricultureKnowledgeIndex', 'notice', 'agricultureKnowledgeCropsManager', 'agricultureKnowledgePlantRules', 'agricultureKnowledgeStandard', 'agricultureKnowledgeFarmWork'], true),
+      // The farm's own planting templates; the platform's system templates read-only, to copy from.
+      some('agricultureKnowledge', ['agricultureKnowledgePatternTemplate']), all('sysTemplateManage', true),
     ],
   },
   {
@@ -73,7 +75,8 @@ export const ROLE_SPECS: RoleSpec[] = [
     grants: [
       all('farmMain'), all('nurseryManage'), all('farmPlantGroup'), all('plantManagement'), all('landManagement'),
       all('farmMaterialsManage'), all('farmStorehouse'), all('environment'), all('weatherAndSituation'), all('marketing'),
-      some('agricultureKnowledge', ['agricultureKnowledgeIndex', 'notice', 'agricultureKnowledgeTankSeedling'], true),
+      some('agricultureKnowledge', ['agricultureKnowledgeIndex', 'notice', 'agricultureKnowledgeTankSeedling', 'agricultureKnowledgeFarmWork'], true),
+      some('agricultureKnowledge', ['agricultureKnowledgePatternTemplate']), all('sysTemplateManage', true),
     ],
   },
   {

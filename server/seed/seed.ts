@@ -6,6 +6,7 @@ import { seedAccountsExtras } from '../legacy/seed.ts';
 import { seedAdminExtras } from '../admin/seed.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
 import { seedResources } from '../resources/seed.ts';
+import { seedKnowledge } from '../knowledge/seed.ts';
 
 export const DEMO_PASSWORD = 'demo_2026';
 
@@ -74,6 +75,7 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     await syncMenus(tx, doc);
     await seedDemo(tx, doc, hashes);
     await seedResources(tx);
+    await seedKnowledge(tx);
     await seedAccountsExtras(tx);
     await seedAdminExtras(tx);
     return true;

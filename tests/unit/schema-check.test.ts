@@ -70,23 +70,23 @@ describe('schemas:new', () => {
   it('scaffolds a resource with list, form and detail screens that pass the check', async () => {
     cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
     const before = (await checkSchemas({ root: dir, server: false })).counts.screen;
-    const files = scaffold({ root: dir, name: 'farmWork', authority: 'farmWork', scope: 'platform' });
+    const files = scaffold({ root: dir, name: 'deviceStore', authority: 'deviceStore', scope: 'platform' });
     expect(files).toEqual([
-      'schemas/resources/farmWork.json',
-      'schemas/screens/bigData-kms/farmWorkManager.json',
-      'schemas/screens/bigData-kms/farmWorkForm.json',
-      'schemas/screens/bigData-kms/farmWorkDetail.json',
+      'schemas/resources/deviceStore.json',
+      'schemas/screens/bigData-kms/deviceStoreManager.json',
+      'schemas/screens/bigData-kms/deviceStoreForm.json',
+      'schemas/screens/bigData-kms/deviceStoreDetail.json',
     ]);
     const manager = JSON.parse(readFileSync(join(dir, files[1]), 'utf8'));
-    expect(manager).toMatchObject({ kind: 'table', route: '/bigData-kms/farmWork', authority: 'farmWork', resource: 'farmWork' });
+    expect(manager).toMatchObject({ kind: 'table', route: '/bigData-kms/deviceStore', authority: 'deviceStore', resource: 'deviceStore' });
     const result = await checkSchemas({ root: dir, server: false });
     // Without the server, the repository's screens over server calls of their own (users,
     // menus, monitoring) cannot have their literal endpoints verified: those are the only
     // errors allowed here, and never in the scaffolded documents.
     const unverified = (p: { message: string }) => p.message.includes("the server's OpenAPI document was not available");
-    expect(result.problems.filter((p) => p.severity === 'error' && (!unverified(p) || p.file.includes('farmWork'))), report(result)).toEqual([]);
+    expect(result.problems.filter((p) => p.severity === 'error' && (!unverified(p) || p.file.includes('deviceStore'))), report(result)).toEqual([]);
     expect(result.counts.screen).toBe(before + 3);
-    expect(() => scaffold({ root: dir, name: 'farmWork' })).toThrow(/would overwrite/);
+    expect(() => scaffold({ root: dir, name: 'deviceStore' })).toThrow(/would overwrite/);
   });
 
   it('refuses a bad name or an authority that is no menu entry, writing nothing', () => {

@@ -167,6 +167,8 @@ export function screenChecks(lint: ScreenLintContext, add: AddProblem) {
         case 'call':
           checkEndpoint(a.endpoint, `${p}/endpoint`, ctx, rowRes, recordRes);
           checkRefs(a.body, `${p}/body`, ctx, rowRes, recordRes);
+          // record.* of `then` is the reply's data, whose shape the endpoint alone knows.
+          if (a.then) checkNavigate(a.then, `${p}/then`, 'record', rowRes, undefined);
           if (a.prompt && a.body && a.prompt.field in a.body) add(`${p}/prompt/field`, `"${a.prompt.field}" is also a property of the body; the prompt would overwrite it`);
           if (a.prompt?.pattern) {
             try {
