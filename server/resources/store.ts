@@ -8,6 +8,7 @@ import type { Lang } from '../i18n/lang.ts';
 import { t } from '../i18n/catalog.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
 import { diffRecords } from './diff.ts';
+import { ResourceHookChain } from './extensions.ts';
 import { msg } from './messages.ts';
 import { assertCrossFieldRules } from './validation.ts';
 import { pageOf, type Page } from './page.ts';
@@ -27,6 +28,7 @@ export class ResourceStore {
   constructor(
     readonly doc: ResourceDocument,
     private readonly docs: Map<string, ResourceDocument>,
+    private readonly hooks: ResourceHookChain = new ResourceHookChain(),
   ) {
     this.select = rowSelect(doc, docs);
     this.incoming = [...docs.values()].flatMap((d) =>
@@ -56,6 +58,8 @@ export class ResourceStore {
     assertCrossFieldRules(this.doc, data, req.lang);
     return db.transaction(async (tx) => {
       const owner = await this.owner(tx, user, body);
+      const base = { tx, req, user, lang: req.lang, doc: this.doc };
+      await this.hooks.run('beforeCreate', { ...base, data });
       await this.checkReferences(tx, data, owner, req.lang);
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO resource_records(resource, farm_id, bloc_id, data, created_by, updated_by)
@@ -69,6 +73,7 @@ export class ResourceStore {
         recordId: id,
         changes: { farmId: owner.farmId, blocId: owner.blocId, version: { from: null, to: 1 }, fields: diffRecords(null, data) },
       });
+      await this.hooks.run('afterCreate', { ...base, data, id });
       return rowView((await this.fetch(tx, user, id))!);
     });
   }
@@ -84,6 +89,8 @@ export class ResourceStore {
       const current = await this.fetch(tx, user, id, 'FOR UPDATE OF r');
       if (!current) throw notFound();
       if (current.version !== version) throw stale();
+      const ctx = { tx, req, user, lang: req.lang, doc: this.doc, id, data, current: current.data };
+      await this.hooks.run('beforeUpdate', ctx);
       await this.checkReferences(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, req.lang);
       const res = await tx.query(
         `UPDATE resource_records SET data = $1, version = version + 1, updated_by = $2, updated_at = now()
@@ -97,6 +104,7 @@ export class ResourceStore {
         recordId: id,
         changes: { farmId: current.farm_id, version: { from: version, to: version + 1 }, fields: diffRecords(current.data, data) },
       });
+      await this.hooks.run('afterUpdate', ctx);
       return rowView((await this.fetch(tx, user, id))!);
     });
   }
@@ -113,6 +121,8 @@ export class ResourceStore {
         p.values,
       );
       if (rows.length !== ids.length) throw notFound();
+      const ctx = { tx, req, user, lang: req.lang, doc: this.doc, ids, current: new Map(rows.map((r) => [Number(r.id), r.data])) };
+      await this.hooks.run('beforeDelete', ctx);
       await this.checkNotReferenced(tx, ids, req.lang);
       await tx.query(`DELETE FROM resource_records WHERE resource = ${ident(this.doc.name)} AND id = ANY($1::bigint[])`, [ids]);
       for (const row of rows) {
@@ -123,6 +133,7 @@ export class ResourceStore {
           changes: { farmId: row.farm_id, version: { from: row.version, to: null }, fields: diffRecords(row.data, null) },
         });
       }
+      await this.hooks.run('afterDelete', ctx);
       return { deleted: rows.length };
     });
   }
