@@ -10,6 +10,7 @@ import { createAjv } from './ajv.ts';
 import { COMPARE_KINDS, ruleFields, type CrossFieldRule } from './cross-rules.ts';
 import type { FieldMessages } from './messages.ts';
 import validateResourceMeta from './generated/resource.ts';
+import { checkTransitions, type StateMachine, type Transitions } from './transitions.ts';
 
 export type { CrossFieldRule } from './cross-rules.ts';
 
@@ -76,7 +77,8 @@ export interface ResourceDocument {
   authorityAliases?: string[];
   /** Menu codes that grant reading only (selects and related lists of other screens). */
   readAuthorities?: string[];
-  elements: { create: string; update: string; delete: string };
+  /** Element codes of the writes, and of the transitions under further keys. */
+  elements: { create: string; update: string; delete: string; [element: string]: string };
   scope: ResourceScope;
   record: RecordSchema;
   displayField: string;
@@ -86,6 +88,10 @@ export interface ResourceDocument {
   references?: Record<string, { resource: string }>;
   /** Rules across fields (docs/validation.md), enforced on every write. */
   rules?: CrossFieldRule[];
+  /** The state field and its values (runtime/schema/transitions.ts). */
+  states?: StateMachine;
+  /** Named changes of state, each with its element code. */
+  transitions?: Transitions;
 }
 
 /**
@@ -238,6 +244,7 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
   }
 
   (d.rules ?? []).forEach((rule, i) => checkRule(rule, `/rules/${i}`, props, problems));
+  problems.push(...checkTransitions(d));
 
   if (!problems.length) {
     const compileError = recordCompileError(d.record);
