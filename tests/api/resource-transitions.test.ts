@@ -79,7 +79,7 @@ describe.each(engines())('state transitions on $name', (engine) => {
     let row = await draft('完整流程');
     const submitted = await go(editor, row, 'submit');
     expect(submitted.status, submitted.message).toBe(200);
-    expect([submitted.data.status, submitted.data.version]).toEqual([1, row.version + 1]);
+    expect([submitted.data.status, submitted.data.version]).toEqual([1, (row.version as number) + 1]);
     expect(submitted.data._transitions).toEqual([]);
     row = (await call(t, reviewer, 'GET', `${rules.basePath}/${row.id}`)).data;
     expect(row._transitions).toEqual(['approve', 'reject']);
@@ -98,7 +98,7 @@ describe.each(engines())('state transitions on $name', (engine) => {
     );
     expect(rows.map((r) => r.action)).toEqual(['plantRules.create', 'plantRules.submit', 'plantRules.approve', 'plantRules.withdraw']);
     expect(rows[2].changes.fields).toEqual({ status: { from: 1, to: 2 } });
-    expect(rows[2].changes.version).toEqual({ from: row.version, to: row.version + 1 });
+    expect(rows[2].changes.version).toEqual({ from: row.version, to: (row.version as number) + 1 });
   });
 
   it('refuses a transition the state does not allow, naming the state and the action in the caller’s language; nothing changes', async () => {
