@@ -43,3 +43,18 @@ export function resourceEndpoints(r: { basePath: string; transitions?: object })
   const ops: EngineOperation[] = [...RESOURCE_OPERATIONS, ...(r.transitions ? [TRANSITION_OPERATION] : [])];
   return ops.map((operation) => ({ operation, ...operationEndpoint(r, operation) }));
 }
+
+/** The reads of a resource's public part, below its `publicRead.basePath` (no token). */
+export const PUBLIC_OPERATIONS = ['publicRead', 'publicSearch'] as const;
+export type PublicOperation = (typeof PUBLIC_OPERATIONS)[number];
+
+export const PUBLIC_OPERATION_ROUTES: Readonly<Record<PublicOperation, { method: HttpMethod; suffix: string }>> = {
+  publicRead: { method: 'GET', suffix: '/:id' },
+  publicSearch: { method: 'GET', suffix: '/search' },
+};
+
+/** The method and path of a public read of a resource declaring one. */
+export function publicEndpoint(pub: { basePath: string }, op: PublicOperation): { method: HttpMethod; path: string } {
+  const { method, suffix } = PUBLIC_OPERATION_ROUTES[op];
+  return { method, path: `${pub.basePath}${suffix}` };
+}

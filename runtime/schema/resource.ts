@@ -11,6 +11,7 @@ import { COMPARE_KINDS, ruleFields, type CrossFieldRule } from './cross-rules.ts
 import type { FieldMessages } from './messages.ts';
 import validateResourceMeta from './generated/resource.ts';
 import { checkTransitions, type StateMachine, type Transitions } from './transitions.ts';
+import { checkPublicRead, type PublicRead } from './public-read.ts';
 
 export type { CrossFieldRule } from './cross-rules.ts';
 
@@ -92,6 +93,8 @@ export interface ResourceDocument {
   states?: StateMachine;
   /** Named changes of state, each with its element code. */
   transitions?: Transitions;
+  /** Reads without a token of the records a filter selects (runtime/schema/public-read.ts). */
+  publicRead?: PublicRead;
 }
 
 /**
@@ -244,7 +247,7 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
   }
 
   (d.rules ?? []).forEach((rule, i) => checkRule(rule, `/rules/${i}`, props, problems));
-  problems.push(...checkTransitions(d));
+  problems.push(...checkTransitions(d), ...checkPublicRead(d));
 
   if (!problems.length) {
     const compileError = recordCompileError(d.record);

@@ -5,6 +5,7 @@ import { readResourceDocuments } from './load.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { ResourceStore } from './store.ts';
 import { registerGateLogRoutes } from './gate-log.ts';
+import { registerPublicReadRoutes } from './public-reads.ts';
 
 export type { ResourceExtension, ResourceHooks } from './extensions.ts';
 
@@ -44,7 +45,10 @@ export const resourceEngine: FastifyPluginAsync<ResourceEngineOptions> = async (
     await building;
   });
   const byName = new Map(docs.map((d) => [d.name, d]));
-  for (const doc of docs) registerResourceRoutes(app, doc, new ResourceStore(doc, byName, chains.get(doc.name)));
+  for (const doc of docs) {
+    registerResourceRoutes(app, doc, new ResourceStore(doc, byName, chains.get(doc.name)));
+    registerPublicReadRoutes(app, doc);
+  }
   registerGateLogRoutes(app, docs);
 };
 
