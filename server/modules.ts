@@ -1,13 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { legacyApi } from './legacy/plugin.ts';
 import { platformRoutes } from './platform/plugin.ts';
-import { resourceRoutes } from './resources/plugin.ts';
+import { resourceEngine, type ResourceEngineOptions } from './resources/plugin.ts';
+import { adminResourceExtensions } from './admin/resource-extensions.ts';
 import { knowledgeRoutes } from './knowledge/plugin.ts';
-// First: it watches the routes the others register (registry, resource guards, trace).
+// First: it watches the routes the others register (registry, trace).
 import { adminRoutes } from './admin/plugin.ts';
+
+/** The engine with every business module's hooks on its resources (docs/resources.md, "Extensions"). */
+const engineOptions: ResourceEngineOptions = { extensions: [...adminResourceExtensions] };
+const resources: FastifyPluginAsync = async (app) => {
+  await app.register(resourceEngine, engineOptions);
+};
 
 /**
  * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
  * that owns its routes and its messages.
  */
-export const apiModules: FastifyPluginAsync[] = [adminRoutes, platformRoutes, legacyApi, resourceRoutes, knowledgeRoutes];
+export const apiModules: FastifyPluginAsync[] = [adminRoutes, platformRoutes, legacyApi, resources, knowledgeRoutes];

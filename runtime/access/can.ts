@@ -28,7 +28,8 @@ export interface Authority {
 /** The codes of a resource document that grant its operations. */
 export type ResourceAccess = Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'readAuthorities' | 'elements'>;
 
-export type ResourceAction = 'read' | WriteAction;
+/** Reading, a write, or another key of the document's `elements` (a transition's element). */
+export type ResourceAction = 'read' | WriteAction | (string & {});
 
 /**
  * - `can(user, menuCode)`: the user holds the menu code;
@@ -50,7 +51,7 @@ export function can(user: Grants, target: string | Authority | ResourceAccess, a
   if (typeof target === 'string') return hasMenu(target) && (action === undefined || hasElement(`${target}:${action}`));
   if (isResource(target)) {
     if (action === 'read') return readKeys(target).some(hasMenu);
-    return accessKeys(target, action as WriteAction).some((k) => hasMenu(k.menu) && hasElement(k.element));
+    return accessKeys(target, action as string).some((k) => hasMenu(k.menu) && hasElement(k.element));
   }
   if (!target.menus && !target.elements) return false;
   return (!target.menus || target.menus.some(hasMenu)) && (!target.elements || target.elements.some(hasElement));

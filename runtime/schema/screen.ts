@@ -224,8 +224,27 @@ export interface ExportAction extends ActionBase {
   maxRows?: number;
 }
 
-export type Action = NavigateAction | OpenFormAction | CallAction | ExportAction;
-export const ACTION_KINDS = ['navigate', 'openForm', 'call', 'export'] as const;
+/**
+ * A declared state transition of the row's or record's resource (docs/resources.md,
+ * "States and transitions"): shown only when the record's `_transitions` hint lists it
+ * and the user holds its element code; asks for the reason when the transition takes one.
+ */
+export interface TransitionAction extends ActionBase {
+  kind: 'transition';
+  /** The transition's name in the resource document. */
+  transition: string;
+  /** Default the screen's resource. */
+  resource?: string;
+  /** Asked before the call (when no reason is asked); `{name}` placeholders are filled from the row's fields. */
+  confirm?: I18nText;
+  /** Label of the reason input, when the transition takes a reason; default «Reason». */
+  reasonLabel?: I18nText;
+  /** Shown after success; default the server's message. */
+  success?: I18nText;
+}
+
+export type Action = NavigateAction | OpenFormAction | CallAction | ExportAction | TransitionAction;
+export const ACTION_KINDS = ['navigate', 'openForm', 'call', 'export', 'transition'] as const;
 export type ActionKind = Action['kind'];
 
 // ---------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /**
- * The action runner (docs/schema-language.md, "Actions"): navigate, openForm, call and
- * export, each shown only when gating.ts allows it (element code held, the record's `_can`
+ * The action runner (docs/schema-language.md, "Actions"): navigate, openForm, call,
+ * export and transition, each shown only when gating.ts allows it (element code held, the record's `_can`
  * hints, the condition). A
  * navigation whose parameters cannot all be filled is shown disabled, never sent to a
  * half-filled URL.
@@ -12,12 +12,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useServices } from '../app/context.ts';
 import { isHttpError } from '../http/errors.ts';
-import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField } from '../schema/screen.ts';
+import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField, TransitionAction } from '../schema/screen.ts';
 import { fillRoute, resolveRoute } from '../schema/screen.ts';
 import { formatText, isI18nText, textOf } from '../schema/texts.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../schema/values.ts';
 import { notifyResourceChanged } from './data-events.ts';
-import { resolveEndpoint } from './endpoints.ts';
+import { resolveEndpoint, transitionRequest } from './endpoints.ts';
 import { useActionFilter, useElementGate, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { SchemaIcon } from './icons.tsx';
 import { FormOverlayContext, type FormRequest } from './form-overlay.ts';
@@ -58,6 +58,7 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
     if (action.kind === 'navigate') return targetUrl(action, scope.ctx, host) !== null;
     if (action.kind === 'openForm') return !!openForm && !!host.registry.screen(action.screen);
     if (action.kind === 'call') return resolveEndpoint(action.endpoint, scope.ctx, host.registry, scope.resource) !== null;
+    if (action.kind === 'transition') return transitionRequest(action, recordOf(scope), host.registry, scope.resource) !== null;
     return !!scope.exportQuery;
   };
 
@@ -111,6 +112,55 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
     }
   };
 
+  /** A declared transition of the row or record: the reason asked when it takes one, else the confirmation if any. */
+  const transition = async (action: TransitionAction) => {
+    const fields = recordOf(scope) ?? {};
+    const request = transitionRequest(action, fields, host.registry, scope.resource);
+    if (!request) return;
+    const body: Record<string, unknown> = { ...request.body };
+    if (request.declared.reason) {
+      const reasonWord = t('screens.transitionReason');
+      const prompt: PromptField = {
+        field: 'reason',
+        label: action.reasonLabel ?? { zh: reasonWord, en: reasonWord, es: reasonWord },
+        required: request.declared.reason.required === true,
+        multiline: true,
+        maxLength: 500,
+      };
+      const got = await askPrompt(modal, prompt, {
+        title: textOf(action.label, lang),
+        text: action.confirm ? formatText(action.confirm, lang, fields) : undefined,
+        lang,
+        okText: t('screens.confirm'),
+        cancelText: t('screens.cancel'),
+        requiredText: t('screens.prompt.required'),
+        invalidText: t('screens.prompt.invalid'),
+        danger: action.danger,
+      });
+      if (got === null) return;
+      if (got) body.reason = got;
+    } else if (action.confirm) {
+      const ok = await modal.confirm({
+        title: textOf(action.label, lang),
+        content: formatText(action.confirm, lang, fields),
+        okText: t('screens.confirm'),
+        cancelText: t('screens.cancel'),
+        okButtonProps: { danger: action.danger },
+      });
+      if (!ok) return;
+    }
+    try {
+      const env = await http.request({ method: request.method, url: request.url, body });
+      void message.success(action.success ? textOf(action.success, lang) : env.message || t('screens.done'));
+    } catch (e) {
+      // The client has shown the server's refusal (a state changed meanwhile, a stale version); only unexplained failures need one here.
+      if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));
+    }
+    // Refreshed either way: a refusal usually means the record changed meanwhile.
+    scope.refresh?.();
+    notifyResourceChanged(action.resource ?? scope.resource);
+  };
+
   const run = async (action: Action) => {
     switch (action.kind) {
       case 'navigate': {
@@ -125,9 +175,16 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
         return call(action);
       case 'export':
         return scope.exportQuery?.(action.formats[0]);
+      case 'transition':
+        return transition(action);
     }
   };
   return { run, available };
+}
+
+/** The row or record the actions act on. */
+function recordOf(scope: ActionScope): Record<string, unknown> | undefined {
+  return (scope.ctx.row ?? scope.ctx.record) as Record<string, unknown> | undefined;
 }
 
 type ModalApi = ReturnType<typeof AntApp.useApp>['modal'];

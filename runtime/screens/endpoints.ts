@@ -4,9 +4,10 @@
  * `:name` segments filled from the context. A missing parameter yields null, so the
  * caller disables what it cannot call instead of calling a wrong URL.
  */
-import { operationEndpoint, type ResourceOperation } from '../protocol/operations.ts';
+import { operationEndpoint, transitionPath, type ResourceOperation } from '../protocol/operations.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { ResourceDocument } from '../schema/resource.ts';
+import type { TransitionDeclaration } from '../schema/transitions.ts';
 import { fillRoute, isResourceEndpoint, type EndpointRef, type HttpMethod } from '../schema/screen.ts';
 import { resolveParams, type ValueContext } from '../schema/values.ts';
 
@@ -42,4 +43,22 @@ export function resolveEndpoint(
 export function resourceOperation(doc: ResourceDocument, op: ResourceOperation, id?: unknown): ResolvedEndpoint {
   const e = operationEndpoint(doc, op);
   return { method: e.method, url: e.path.replace(':id', encodeURIComponent(String(id ?? ''))) };
+}
+
+/**
+ * The request of a transition action over a row or record: its transition's route and
+ * the version read. Null when the resource or the transition is unknown, or the data
+ * carries no id or version (the action is then not offered).
+ */
+export function transitionRequest(
+  action: { transition: string; resource?: string },
+  data: Record<string, unknown> | undefined,
+  registry: SchemaRegistry,
+  screenResource: string | undefined,
+): (ResolvedEndpoint & { body: { version: number }; declared: TransitionDeclaration }) | null {
+  const name = action.resource ?? screenResource;
+  const doc = name ? registry.resource(name) : undefined;
+  const declared = doc?.transitions?.[action.transition];
+  if (!doc || !declared || data?.id == null || typeof data.version !== 'number') return null;
+  return { method: operationEndpoint(doc, 'transition').method, url: transitionPath(doc, String(data.id), action.transition), body: { version: data.version }, declared };
 }

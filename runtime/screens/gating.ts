@@ -13,6 +13,10 @@
  *    means allowed; the server keeps enforcing either way.
  * 3. The action's `when` condition over the row, record or selected rows.
  *
+ * A `transition` action needs its transition's element code (test 1), and the record's
+ * `_transitions` hint must list it (test 2): the server puts there the transitions the
+ * record's state allows to the caller, so a row without the hint offers none.
+ *
  * Pure and React-free: the renderer (host.ts) and the walk test (tests/api/action-walk)
  * call the same function.
  */
@@ -20,6 +24,7 @@ import { can } from '../access/can.ts';
 import { evaluate } from '../schema/conditions.ts';
 import type { ResourceDocument } from '../schema/resource.ts';
 import { accessKeys, type WriteAction } from '../schema/resource-access.ts';
+import { TRANSITIONS_FIELD, type TransitionDeclaration } from '../schema/transitions.ts';
 import { isResourceEndpoint, resolveElementCode, type Action, type Screen } from '../schema/screen.ts';
 
 /** The row or record property carrying per-record permission hints. */
@@ -59,9 +64,25 @@ export function impliedWrite(action: Action, gc: GateContext): { doc: ResourceDo
   return null;
 }
 
+/** The resource and declaration of a transition action, when the documents know them. */
+export function transitionOf(action: Action, gc: Pick<GateContext, 'registry' | 'resource'>): { doc: ResourceDocument; declared: TransitionDeclaration } | null {
+  if (action.kind !== 'transition') return null;
+  const name = action.resource ?? gc.resource;
+  const doc = name ? gc.registry?.resource(name) : undefined;
+  const declared = doc?.transitions?.[action.transition];
+  return doc && declared ? { doc, declared } : null;
+}
+
+/** Granted by no one: a transition the documents do not declare is never offered. */
+const UNKNOWN_TRANSITION = ':unknown-transition';
+
 /** The element codes of which the user must hold one; empty when the action needs none. */
 export function requiredElementCodes(action: Action, gc: GateContext): string[] {
   if (action.elementCode) return [resolveElementCode(action.elementCode, gc.authority)];
+  if (action.kind === 'transition') {
+    const found = transitionOf(action, gc);
+    return found ? accessKeys(found.doc, found.declared.element).map((k) => k.element) : [UNKNOWN_TRANSITION];
+  }
   const w = impliedWrite(action, gc);
   return w ? accessKeys(w.doc, w.write).map((k) => k.element) : [];
 }
@@ -82,6 +103,10 @@ export function elementAllowed(action: Action, gc: GateContext): boolean {
 
 /** Test 2: the record's `_can` hints do not rule the action out. */
 export function recordAllows(action: Action, gc: GateContext, data: unknown): boolean {
+  if (action.kind === 'transition') {
+    const allowed = data && typeof data === 'object' ? (data as Record<string, unknown>)[TRANSITIONS_FIELD] : undefined;
+    return Array.isArray(allowed) && allowed.includes(action.transition);
+  }
   if (!data || typeof data !== 'object') return true;
   const can = (data as Record<string, unknown>)[CAN_FIELD];
   if (!can || typeof can !== 'object') return true;

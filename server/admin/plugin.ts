@@ -4,7 +4,6 @@ import { registerMenuAdminRoutes } from './menus-admin.ts';
 import { RouteRegistry, registerMonitorRoutes } from './monitor.ts';
 import { registerOrganisationAdminRoutes } from './organisations-admin.ts';
 import { registerRegistrationRoutes } from './registrations.ts';
-import { installResourceGuards } from './resource-guards.ts';
 import { registerRoleAdminRoutes } from './roles-admin.ts';
 import { RequestTrace } from './trace.ts';
 
@@ -13,13 +12,13 @@ export const TRACE_CAPACITY = 1000;
 /**
  * Platform administration (issue 6; docs/admin-api.md). Registered first under /api and
  * without encapsulation, because two of its parts watch every other module: the route
- * registry and the resource guards (onRoute, so they must exist before the other modules
- * register their routes) and the request trace (onResponse on every /api route).
+ * registry (onRoute, so it must exist before the other modules register their routes) and
+ * the request trace (onResponse on every /api route). Its rules on the engine's resources
+ * are hooks handed to the engine (resource-extensions.ts, wired in server/modules.ts).
  */
 export const adminRoutes: FastifyPluginAsync = async (app) => {
   const registry = new RouteRegistry();
   app.addHook('onRoute', registry.onRoute);
-  installResourceGuards(app);
 
   const trace = new RequestTrace(TRACE_CAPACITY);
   app.addHook('onResponse', async (req, reply) => {

@@ -56,4 +56,19 @@ export const msg = defineMessages({
     en: 'Your account belongs to no farm or group, so it cannot create such records',
     es: 'Su cuenta no pertenece a ninguna granja ni grupo, así que no puede crear estos registros',
   },
+  'resource.transitionRefused': {
+    zh: '该记录当前为「{state}」，不能执行「{action}」',
+    en: 'This record is «{state}», so «{action}» cannot be done now',
+    es: 'Este registro está «{state}», así que ahora no se puede «{action}»',
+  },
+  'resource.stateOwned': {
+    zh: '「{field}」只能通过操作按钮（{actions}）更改',
+    en: '«{field}» changes only through its actions ({actions})',
+    es: '«{field}» solo cambia mediante sus acciones ({actions})',
+  },
+  'resource.reasonRequired': {
+    zh: '请填写「{action}」的原因',
+    en: 'Give the reason for «{action}»',
+    es: 'Indique el motivo de «{action}»',
+  },
 });

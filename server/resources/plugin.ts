@@ -1,19 +1,35 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ensureIndexes } from './indexes.ts';
+import { hookChains, type ResourceExtension } from './extensions.ts';
 import { readResourceDocuments } from './load.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { ResourceStore } from './store.ts';
 import { registerGateLogRoutes } from './gate-log.ts';
+import { registerPublicReadRoutes } from './public-reads.ts';
+
+export type { ResourceExtension, ResourceHooks } from './extensions.ts';
+
+export interface ResourceEngineOptions {
+  /** Folder of the resource documents; schemas/resources by default. */
+  dir?: string;
+  /** Hooks of business modules, per resource (server/resources/extensions.ts). */
+  extensions?: readonly ResourceExtension[];
+}
+
+export const RESOURCE_ENGINE = 'resource-engine';
 
 /**
- * The generic resource engine: every document of schemas/resources becomes six
- * endpoints under its base path, with the indexes its fields need; plus the operation
- * log reader. An invalid document makes registration (and so the server's start) fail.
+ * The generic resource engine: every document of schemas/resources becomes the endpoints
+ * of the protocol's operation table under its base path (its declared transitions and
+ * public reads included), with the indexes its fields need; plus the operation log
+ * reader. An invalid document or an extension naming no document makes registration
+ * (and so the server's start) fail.
  */
 const INDEX_WAIT_MS = 5000;
 
-export const resourceRoutes: FastifyPluginAsync<{ dir?: string }> = async (app, opts) => {
+export const resourceEngine: FastifyPluginAsync<ResourceEngineOptions> = async (app, opts) => {
   const docs = await readResourceDocuments(opts.dir);
+  const chains = hookChains(docs, opts.extensions ?? []);
   // Indexes are normally ready before the first request. Building one over a large table
   // can outlast Fastify's start timeout (plugins and onReady alike), which would make the
   // server fail to start forever: past a few seconds the build goes on in the background
@@ -29,6 +45,18 @@ export const resourceRoutes: FastifyPluginAsync<{ dir?: string }> = async (app, 
     await building;
   });
   const byName = new Map(docs.map((d) => [d.name, d]));
-  for (const doc of docs) registerResourceRoutes(app, doc, new ResourceStore(doc, byName));
+  for (const doc of docs) {
+    registerResourceRoutes(app, doc, new ResourceStore(doc, byName, chains.get(doc.name)));
+    registerPublicReadRoutes(app, doc);
+  }
   registerGateLogRoutes(app, docs);
 };
+
+// A named plugin (what fastify-plugin's `name` does) that stays encapsulated: its hooks
+// and routes live in its own context; other plugins may declare it as a dependency and
+// `app.hasPlugin('resource-engine')` answers.
+Object.assign(resourceEngine, {
+  [Symbol.for('fastify.display-name')]: RESOURCE_ENGINE,
+  [Symbol.for('plugin-meta')]: { name: RESOURCE_ENGINE },
+});
+

@@ -18,7 +18,8 @@ import {
   type ResourceDocument,
   type WriteAction,
 } from '../../runtime/schema/resource.ts';
-import { operationEndpoint, type ResourceOperation } from '../../runtime/protocol/operations.ts';
+import { operationEndpoint, type EngineOperation } from '../../runtime/protocol/operations.ts';
+import { hasTransitions, transitionBodySchema, withOwnedFields, withTransitionHint } from '../../runtime/schema/transitions.ts';
 import { envelopeSchema, errorReplySchema, pageParamsSchema, pageSchema } from './page.ts';
 import { ResourceStore, type Body } from './store.ts';
 import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
@@ -117,8 +118,8 @@ function checked(req: FastifyRequest) {
 /** The six endpoints of one resource document, under the /api prefix. */
 export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore): void {
   // Paths from the protocol's operation table, under the /api prefix the plugin is registered with.
-  const at = (op: ResourceOperation) => operationEndpoint(doc, op).path.replace(/^\/api/, '');
-  const row = rowJsonSchema(doc);
+  const at = (op: EngineOperation) => operationEndpoint(doc, op).path.replace(/^\/api/, '');
+  const row = withTransitionHint(doc, rowJsonSchema(doc));
   const tags = [doc.name];
   const title = doc.title.en;
   const errors = { 400: errorReplySchema, 401: errorReplySchema, 403: errorReplySchema, 404: errorReplySchema };
@@ -170,7 +171,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
         summary: `${title}: create`,
         description: `${create.text}. Unknown properties are refused.`,
         'x-authorities': create['x-authorities'],
-        body: writeJsonSchema(doc, 'create'),
+        body: withOwnedFields(doc, writeJsonSchema(doc, 'create')),
         response: { 200: envelopeSchema(row), ...errors },
       },
     },
@@ -191,7 +192,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
         description: `${update.text}. Replaces the record; \`version\` must be the one read, else 40001.`,
         'x-authorities': update['x-authorities'],
         params: idParamsSchema,
-        body: writeJsonSchema(doc, 'update'),
+        body: withOwnedFields(doc, writeJsonSchema(doc, 'update')),
         response: { 200: envelopeSchema(row), ...errors },
       },
     },
@@ -242,4 +243,36 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
       return ok(await store.remove(req.server.db, req, user, [(req.params as { id: number }).id]), t(req.lang, 'common.ok'));
     },
   );
+
+  if (!hasTransitions(doc)) return;
+  // One route per transition (the operation's `:name` filled in): each is documented
+  // with its own grants, and an undeclared name is a route that does not exist.
+  for (const [name, tr] of Object.entries(doc.transitions)) {
+    const grant = authorityDoc(transitionGrants(doc, tr.element));
+    const reason = tr.reason ? ` Stores \`reason\` in \`${tr.reason.field}\`${tr.reason.required ? ' (required, else 40001 on `reason`)' : ''}.` : '';
+    app.post(
+      at('transition').replace(':name', name),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: ${tr.title.en} (transition ${name})`,
+          description: `${grant.text}. Moves \`${doc.states.field}\` from ${tr.from.map((s) => JSON.stringify(s)).join(' or ')} to ${JSON.stringify(tr.to)}; another state answers 40001 naming it. \`version\` must be the one read, else 40001.${reason}`,
+          'x-authorities': grant['x-authorities'],
+          params: idParamsSchema,
+          body: transitionBodySchema(MAX_ID),
+          response: { 200: envelopeSchema(row), ...errors },
+        },
+      },
+      async (req) => {
+        const user = requireCan(req, doc, tr.element);
+        checked(req);
+        return ok(await store.transition(req.server.db, req, user, (req.params as { id: number }).id, name, req.body as Body), t(req.lang, 'common.ok'));
+      },
+    );
+  }
+}
+
+function transitionGrants(doc: ResourceDocument, element: string): Grant[] {
+  return accessKeys(doc, element).map((k) => ({ ...k, kind: k.menu === doc.authority ? 'authority' : 'alias' }));
 }

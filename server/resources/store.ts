@@ -8,6 +8,10 @@ import type { Lang } from '../i18n/lang.ts';
 import { t } from '../i18n/catalog.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
 import { diffRecords } from './diff.ts';
+import { ResourceHookChain } from './extensions.ts';
+import { can } from '../../runtime/access/can.ts';
+import { hasTransitions, TRANSITIONS_FIELD, transitionsFrom } from '../../runtime/schema/transitions.ts';
+import { refuseFromState, settleOwnedFields, transitionReason } from './state-rules.ts';
 import { msg } from './messages.ts';
 import { assertCrossFieldRules } from './validation.ts';
 import { pageOf, type Page } from './page.ts';
@@ -27,6 +31,7 @@ export class ResourceStore {
   constructor(
     readonly doc: ResourceDocument,
     private readonly docs: Map<string, ResourceDocument>,
+    private readonly hooks: ResourceHookChain = new ResourceHookChain(),
   ) {
     this.select = rowSelect(doc, docs);
     this.incoming = [...docs.values()].flatMap((d) =>
@@ -42,20 +47,23 @@ export class ResourceStore {
     // Rows first: a page that is not full gives the total without a count (page-count.ts).
     const rows = (await db.query<RecordRow>(sql, params)).rows;
     const { total, exact } = await pageTotal(db, q, rows.length);
-    return pageOf(rows.map(rowView), total, q.pageIndex, q.pageSize, exact);
+    return pageOf(rows.map((r) => this.view(r, user)), total, q.pageIndex, q.pageSize, exact);
   }
 
   async get(db: Queryable, user: SessionUser, id: number): Promise<RecordView> {
     const row = await this.fetch(db, user, id);
     if (!row) throw notFound();
-    return rowView(row);
+    return this.view(row, user);
   }
 
   async create(db: Database, req: FastifyRequest, user: SessionUser, body: Body): Promise<RecordView> {
     const data = this.recordData(body);
+    settleOwnedFields(this.doc, data, null, req.lang);
     assertCrossFieldRules(this.doc, data, req.lang);
     return db.transaction(async (tx) => {
       const owner = await this.owner(tx, user, body);
+      const base = { tx, req, user, lang: req.lang, doc: this.doc };
+      await this.hooks.run('beforeCreate', { ...base, data });
       await this.checkReferences(tx, data, owner, req.lang);
       const { rows } = await tx.query<{ id: number }>(
         `INSERT INTO resource_records(resource, farm_id, bloc_id, data, created_by, updated_by)
@@ -69,7 +77,8 @@ export class ResourceStore {
         recordId: id,
         changes: { farmId: owner.farmId, blocId: owner.blocId, version: { from: null, to: 1 }, fields: diffRecords(null, data) },
       });
-      return rowView((await this.fetch(tx, user, id))!);
+      await this.hooks.run('afterCreate', { ...base, data, id });
+      return this.view((await this.fetch(tx, user, id))!, user);
     });
   }
 
@@ -84,6 +93,9 @@ export class ResourceStore {
       const current = await this.fetch(tx, user, id, 'FOR UPDATE OF r');
       if (!current) throw notFound();
       if (current.version !== version) throw stale();
+      settleOwnedFields(this.doc, data, current.data, req.lang);
+      const ctx = { tx, req, user, lang: req.lang, doc: this.doc, id, data, current: current.data };
+      await this.hooks.run('beforeUpdate', ctx);
       await this.checkReferences(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, req.lang);
       const res = await tx.query(
         `UPDATE resource_records SET data = $1, version = version + 1, updated_by = $2, updated_at = now()
@@ -97,8 +109,61 @@ export class ResourceStore {
         recordId: id,
         changes: { farmId: current.farm_id, version: { from: version, to: version + 1 }, fields: diffRecords(current.data, data) },
       });
-      return rowView((await this.fetch(tx, user, id))!);
+      await this.hooks.run('afterUpdate', ctx);
+      return this.view((await this.fetch(tx, user, id))!, user);
     });
+  }
+
+  /**
+   * Moves a record along one of its document's transitions: the state must be among the
+   * transition's sources and the version the one read; the state (and the reason, when
+   * declared) change, the version rises and the operation log names the transition.
+   */
+  async transition(db: Database, req: FastifyRequest, user: SessionUser, id: number, name: string, body: Body): Promise<RecordView> {
+    const doc = this.doc;
+    const tr = doc.transitions?.[name];
+    if (!hasTransitions(doc) || !tr) throw notFound();
+    const field = doc.states.field;
+    const reason = transitionReason(tr, body.reason, req.lang);
+    const version = body.version as number;
+    return db.transaction(async (tx) => {
+      const current = await this.fetch(tx, user, id, 'FOR UPDATE OF r');
+      if (!current) throw notFound();
+      if (current.version !== version) throw stale();
+      const from = current.data[field] as string | number;
+      refuseFromState(doc, tr, from, req.lang);
+      const data: Record<string, unknown> = { ...current.data, [field]: tr.to };
+      if (tr.reason) {
+        if (reason === null) delete data[tr.reason.field];
+        else data[tr.reason.field] = reason;
+      }
+      const ctx = { tx, req, user, lang: req.lang, doc, id, transition: name, from, to: tr.to, data, current: current.data, reason };
+      await this.hooks.run('beforeTransition', ctx);
+      const res = await tx.query(
+        `UPDATE resource_records SET data = $1, version = version + 1, updated_by = $2, updated_at = now()
+          WHERE id = $3 AND resource = ${ident(doc.name)} AND version = $4`,
+        [JSON.stringify(data), user.id, id, version],
+      );
+      if (res.rowCount !== 1) throw stale();
+      await audit(tx, req, {
+        action: `${doc.name}.${name}`,
+        resource: doc.name,
+        recordId: id,
+        changes: { farmId: current.farm_id, version: { from: version, to: version + 1 }, fields: diffRecords(current.data, data) },
+      });
+      await this.hooks.run('afterTransition', ctx);
+      return this.view((await this.fetch(tx, user, id))!, user);
+    });
+  }
+
+  /** A reply row: the stored row, and the transitions its state allows the caller. */
+  private view(row: RecordRow, user: SessionUser): RecordView {
+    const view = rowView(row);
+    if (hasTransitions(this.doc)) {
+      const doc = this.doc;
+      view[TRANSITIONS_FIELD] = transitionsFrom(doc, row.data[doc.states.field]).filter((n) => can(user, doc, doc.transitions[n].element));
+    }
+    return view;
   }
 
   /** Deletes every one of `ids` or none: an id outside the caller's scope fails the whole batch. */
@@ -113,6 +178,8 @@ export class ResourceStore {
         p.values,
       );
       if (rows.length !== ids.length) throw notFound();
+      const ctx = { tx, req, user, lang: req.lang, doc: this.doc, ids, current: new Map(rows.map((r) => [Number(r.id), r.data])) };
+      await this.hooks.run('beforeDelete', ctx);
       await this.checkNotReferenced(tx, ids, req.lang);
       await tx.query(`DELETE FROM resource_records WHERE resource = ${ident(this.doc.name)} AND id = ANY($1::bigint[])`, [ids]);
       for (const row of rows) {
@@ -123,6 +190,7 @@ export class ResourceStore {
           changes: { farmId: row.farm_id, version: { from: row.version, to: null }, fields: diffRecords(row.data, null) },
         });
       }
+      await this.hooks.run('afterDelete', ctx);
       return { deleted: rows.length };
     });
   }

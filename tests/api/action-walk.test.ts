@@ -6,7 +6,7 @@ import { parseUserInfo } from '../../runtime/session/user-info.ts';
 import { fillRoute, resolveRoute, routeParams, type Action, type Screen, type TableParts } from '../../runtime/schema/screen.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../../runtime/schema/values.ts';
 import { actionAllowed, elementAllowed, type GateContext } from '../../runtime/screens/gating.ts';
-import { resolveEndpoint, resourceOperation } from '../../runtime/screens/endpoints.ts';
+import { resolveEndpoint, resourceOperation, transitionRequest } from '../../runtime/screens/endpoints.ts';
 import { fixedQuery } from '../../runtime/screens/filters.ts';
 import { buildForm, formModel, submitBody } from '../../runtime/screens/form-schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
@@ -68,6 +68,8 @@ describe.each(engines())('every visible action as every demo account on $name', 
       expect(walk.problems, `walk problems as ${username}`).toEqual([]);
       // The walk saw something (the device manager's screens are not written yet).
       if (username === 'admin') expect(walk.probes.length).toBeGreaterThan(50);
+      // The planting rules' review: the admin is offered (and the server accepts) the transitions of the first rows' states.
+      if (username === 'admin') expect(walk.transitions.length).toBeGreaterThan(0);
       // Nobody is offered disabling or deleting their own account (the server's rule, answered 40001).
       const own = walk.probes.filter((p) => p.url === `/api/admin/user/${walk.me}` || p.url.startsWith(`/api/admin/user/updateUserStatus?id=${walk.me}&`));
       expect(own.filter((p) => ['停用', '启用', '删除'].includes(p.action)).map((p) => `${p.action} ${p.url}`)).toEqual([]);
@@ -116,6 +118,8 @@ async function walkAs(t: TestApp, username: string) {
   const probes: Probe[] = [];
   const problems: string[] = [];
   const shown: { where: string; action: string }[] = [];
+  /** The transitions performed (shown on a row whose state allows them). */
+  const transitions: string[] = [];
   const hidden: { where: string; action: string }[] = [];
   const screens = new Set<string>();
   const seen = new Set<string>();
@@ -205,6 +209,14 @@ async function walkAs(t: TestApp, username: string) {
         if (ep) await probe(`${name} → save`, action, ep.method, ep.url, body);
         return;
       }
+      if (action.kind === 'transition') {
+        // As the console: the transition's route with the row's version, a reason when the transition takes one.
+        const req = transitionRequest(action, (ctx.row ?? ctx.record) as Record<string, unknown> | undefined, registry, v.screen.resource);
+        if (!req) return void problems.push(`${name} · ${label(action)}: shown, but no request can be made of it`);
+        transitions.push(action.transition);
+        await probe(name, action, req.method, req.url, { ...req.body, ...(req.declared.reason ? { reason: PROMPT_ANSWER } : {}) });
+        return;
+      }
       const ep = resolveEndpoint(action.endpoint, ctx, registry, v.screen.resource);
       if (!ep) return; // disabled
       const body = action.body || action.prompt ? { ...resolveParams(action.body, ctx), ...(action.prompt ? { [action.prompt.field]: PROMPT_ANSWER } : {}) } : undefined;
@@ -279,7 +291,7 @@ async function walkAs(t: TestApp, username: string) {
     }
     for (const run of later) await run();
   }
-  return { probes, problems, shown, hidden, screens, me: info.id };
+  return { probes, problems, shown, hidden, screens, transitions, me: info.id };
 }
 
 function label(a: Action): string {

@@ -62,7 +62,9 @@ describe.each(engines())('resource endpoints on $name', (engine) => {
       for (const row of r.data.rows) {
         for (const meta of ['id', 'version', 'farmId', 'blocId', 'createdAt', 'updatedAt', 'labels']) expect(row).toHaveProperty(meta);
         for (const key of Object.keys(row)) {
-          expect(['id', 'version', 'farmId', 'farmName', 'blocId', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'labels', ...Object.keys(doc.record.properties)]).toContain(key);
+          // `_transitions`: the hint of documents declaring transitions (docs/resources.md, "States and transitions").
+          const hint = doc.transitions ? ['_transitions'] : [];
+          expect(['id', 'version', 'farmId', 'farmName', 'blocId', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'labels', ...hint, ...Object.keys(doc.record.properties)]).toContain(key);
         }
         for (const ref of Object.keys(doc.references ?? {})) if (row[ref] != null) expect(typeof row.labels[ref]).toBe('string');
         if (doc.scope === 'platform') expect(row.farmId).toBeNull();

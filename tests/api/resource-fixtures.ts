@@ -9,6 +9,7 @@ import type { Queryable } from '../../server/db/database.ts';
 import { readResourceDocuments } from '../../server/resources/load.ts';
 import { authorityKeys, accessKeys, writeJsonSchema, type ResourceDocument, type WriteAction } from '../../runtime/schema/resource.ts';
 import { createAjv } from '../../runtime/schema/ajv.ts';
+import { transitionOwnedFields } from '../../runtime/schema/transitions.ts';
 
 export const docs: ResourceDocument[] = await readResourceDocuments();
 const menuTree = JSON.parse(readFileSync(new URL('../../schemas/menus.json', import.meta.url), 'utf8')) as { menus: { code?: string }[] };
@@ -75,6 +76,8 @@ export function variant(doc: ResourceDocument, row: Body, tag: string, opts: { d
     const ok = candidates.find((c) => c.length <= max && re.test(c));
     if (ok) body[name] = ok;
   }
+  // The state and reasons of a document declaring transitions are the engine's to set on a new record.
+  for (const field of transitionOwnedFields(doc)) delete body[field];
   if (opts.dropOptionalRefs) {
     for (const field of Object.keys(doc.references ?? {})) if (!(doc.record.required ?? []).includes(field)) delete body[field];
   }

@@ -12,7 +12,7 @@ import {
 } from '../../runtime/schema/resource.ts';
 import { createAjv } from '../../runtime/schema/ajv.ts';
 import { readResourceDocuments, RESOURCES_DIR } from '../../server/resources/load.ts';
-import { resourceRoutes } from '../../server/resources/plugin.ts';
+import { resourceEngine } from '../../server/resources/plugin.ts';
 import { indexStatements } from '../../server/resources/indexes.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { migrate } from '../../server/db/migrate.ts';
@@ -104,7 +104,7 @@ describe('resource documents', () => {
     await migrate(db);
     const app = Fastify();
     app.decorate('db', db);
-    app.register(resourceRoutes, { dir });
+    app.register(resourceEngine, { dir });
     await expect(app.ready()).rejects.toThrow(/crops\.json#\/record\/properties\/latinName\/maxLength is required/);
     await db.close();
   });

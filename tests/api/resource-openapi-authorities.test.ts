@@ -58,6 +58,13 @@ describe.each(engines())('OpenAPI authorities of resource operations on $name', 
       { path: `${b}/{id}`, method: 'put', action: 'update', call: send('PUT', `${b}/999999`, {}) },
       { path: `${b}/batch`, method: 'delete', action: 'delete', call: send('DELETE', `${b}/batch`, {}) },
       { path: `${b}/{id}`, method: 'delete', action: 'delete', call: send('DELETE', `${b}/999999`) },
+      // Each declared transition is an operation of its own, guarded by its element code.
+      ...Object.keys(doc.transitions ?? {}).map((name) => ({
+        path: `${b}/{id}/transitions/${name}`,
+        method: 'post',
+        action: name,
+        call: send('POST', `${b}/999999/transitions/${name}`, {}),
+      })),
     ] as const;
   };
 

@@ -215,7 +215,6 @@ describe('planting rules as admin', () => {
     await choose(form, '作物', '番茄');
     await choose(form, '品种', '金棚1号');
     await form.getByLabel('适用区域').fill('山东寿光');
-    await form.getByLabel('草稿').check();
     await form.getByLabel('播种开始（月-日）').fill('03-01');
     await form.getByLabel('播种结束（月-日）').fill('03-20');
     await form.getByRole('button', { name: '保存' }).click();
@@ -253,7 +252,6 @@ describe('planting rules as admin', () => {
     await form.getByLabel('规则名称').fill(`${RUN}无效引用`);
     await choose(form, '作物', gone);
     await form.getByLabel('适用区域').fill('任意');
-    await form.getByLabel('草稿').check();
     await form.getByLabel('播种开始（月-日）').fill('04-01');
     await form.getByLabel('播种结束（月-日）').fill('04-20');
     await api('DELETE', `/api/kms/crops/${created.id}`);

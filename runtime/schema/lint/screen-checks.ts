@@ -181,6 +181,17 @@ export function screenChecks(lint: ScreenLintContext, add: AddProblem) {
         case 'export':
           if (ctx !== 'toolbar') add(`${p}/kind`, 'export acts on the current query: put it in the toolbar');
           break;
+        case 'transition': {
+          // A transition acts on one record: a row, or a form's or detail's record.
+          const r = ctx === 'record' ? recordRes : ctx === 'row' || ctx === 'related' ? rowRes : undefined;
+          const name = a.resource ?? r?.name;
+          const target = name ? input.resources.get(name) : undefined;
+          if (ctx !== 'record' && ctx !== 'row' && ctx !== 'related') add(`${p}/kind`, 'a transition acts on one record: put it among row actions or a form’s or detail’s actions');
+          else if (!target) add(`${p}/resource`, name ? missingResource(name) : 'names no resource: the screen has none');
+          else if (!target.transitions?.[a.transition])
+            add(`${p}/transition`, `"${a.transition}" is no transition of resource "${target.name}"${target.transitions ? ` (declared: ${Object.keys(target.transitions).join(', ')})` : ' (it declares none)'}`);
+          break;
+        }
       }
     });
   };

@@ -17,8 +17,14 @@ export function readKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAli
   return [...authorityKeys(doc), ...(doc.readAuthorities ?? [])];
 }
 
-/** Menu code → element code of `action` under it, for the authority and each alias. */
-export function accessKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'elements'>, action: WriteAction): { menu: string; element: string }[] {
-  const suffix = doc.elements[action].slice(doc.authority.length);
+/**
+ * Menu code → element code of `action` under it, for the authority and each alias.
+ * `action` is a write or another key of `elements` (a transition's element); an
+ * undeclared key is granted by nothing.
+ */
+export function accessKeys(doc: Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'elements'>, action: WriteAction | (string & {})): { menu: string; element: string }[] {
+  const code = doc.elements[action] as string | undefined;
+  if (code === undefined) return [];
+  const suffix = code.slice(doc.authority.length);
   return authorityKeys(doc).map((menu) => ({ menu, element: `${menu}${suffix}` }));
 }

@@ -10,6 +10,8 @@ import { createAjv } from '../ajv.ts';
 import { COMPARE_KINDS, ruleFields, type CrossFieldRule } from '../cross-rules.ts';
 import validateResourceMeta from '../generated/resource.ts';
 import { parseSort, filterParamNames, scalarTypeOf } from './query.ts';
+import { checkTransitions } from '../transitions.ts';
+import { checkPublicRead } from '../public-read.ts';
 import {
   META_FIELDS, PAGE_PARAMS,
   type DocumentProblem, type DocumentSource, type FieldSchema, type RecordSchema, type ResourceDocument, type ResourceScope,
@@ -134,6 +136,7 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
   }
 
   (d.rules ?? []).forEach((rule, i) => checkRule(rule, `/rules/${i}`, props, problems));
+  problems.push(...checkTransitions(d), ...checkPublicRead(d));
 
   if (!problems.length) {
     const compileError = recordCompileError(d.record);

@@ -6,6 +6,8 @@
 import type { LocalizedText } from '../../protocol/texts.ts';
 import type { CrossFieldRule } from '../cross-rules.ts';
 import type { FieldMessages } from '../messages.ts';
+import type { StateMachine, Transitions } from '../transitions.ts';
+import type { PublicRead } from '../public-read.ts';
 
 export type { CrossFieldRule } from '../cross-rules.ts';
 
@@ -70,7 +72,8 @@ export interface ResourceDocument {
   authorityAliases?: string[];
   /** Menu codes that grant reading only (selects and related lists of other screens). */
   readAuthorities?: string[];
-  elements: { create: string; update: string; delete: string };
+  /** Element codes of the writes, and of the transitions under further keys. */
+  elements: { create: string; update: string; delete: string; [element: string]: string };
   scope: ResourceScope;
   record: RecordSchema;
   displayField: string;
@@ -80,6 +83,12 @@ export interface ResourceDocument {
   references?: Record<string, { resource: string }>;
   /** Rules across fields (docs/validation.md), enforced on every write. */
   rules?: CrossFieldRule[];
+  /** The state field and its values (runtime/schema/transitions.ts). */
+  states?: StateMachine;
+  /** Named changes of state, each with its element code. */
+  transitions?: Transitions;
+  /** Reads without a token of the records a filter selects (runtime/schema/public-read.ts). */
+  publicRead?: PublicRead;
 }
 
 /**

@@ -1,0 +1,101 @@
+import type { FastifyRequest } from 'fastify';
+import type { SessionUser } from '../auth/session-user.ts';
+import type { Queryable } from '../db/database.ts';
+import type { Lang } from '../i18n/lang.ts';
+import type { ResourceDocument } from '../../runtime/schema/resource.ts';
+
+/**
+ * The resource engine's extension points for code (docs/resources.md, "Extensions"):
+ * a business module hands the engine a list of `{resource, hooks}`; every hook runs
+ * inside the write's transaction after the engine's authority and scope checks, so a
+ * hook that throws (an ApiError for a clear refusal) rolls the whole write back.
+ * Code outside the engine never needs to know a resource's URLs.
+ */
+export interface HookContext {
+  tx: Queryable;
+  req: FastifyRequest;
+  user: SessionUser;
+  lang: Lang;
+  doc: ResourceDocument;
+}
+
+export interface CreateContext extends HookContext {
+  /** The record about to be stored; a before-hook may change it (after validation). */
+  data: Record<string, unknown>;
+}
+
+export interface CreatedContext extends CreateContext {
+  id: number;
+}
+
+export interface UpdateContext extends HookContext {
+  id: number;
+  /** The record about to be stored; a before-hook may change it. */
+  data: Record<string, unknown>;
+  /** The record as stored before this write. */
+  current: Record<string, unknown>;
+}
+
+export interface DeleteContext extends HookContext {
+  ids: number[];
+  /** The records about to be deleted (or just deleted), by id. */
+  current: Map<number, Record<string, unknown>>;
+}
+
+export interface TransitionContext extends HookContext {
+  id: number;
+  transition: string;
+  from: string | number;
+  to: string | number;
+  /** The record after the transition; a before-hook may change it. */
+  data: Record<string, unknown>;
+  /** The record as stored before the transition. */
+  current: Record<string, unknown>;
+  reason: string | null;
+}
+
+type Hook<C> = (ctx: C) => Promise<void>;
+
+export interface ResourceHooks {
+  beforeCreate?: Hook<CreateContext>;
+  afterCreate?: Hook<CreatedContext>;
+  beforeUpdate?: Hook<UpdateContext>;
+  afterUpdate?: Hook<UpdateContext>;
+  beforeDelete?: Hook<DeleteContext>;
+  afterDelete?: Hook<DeleteContext>;
+  beforeTransition?: Hook<TransitionContext>;
+  afterTransition?: Hook<TransitionContext>;
+}
+
+export interface ResourceExtension {
+  /** The `name` of a resource document. */
+  resource: string;
+  hooks: ResourceHooks;
+}
+
+type HookName = keyof ResourceHooks;
+type ContextOf<K extends HookName> = Parameters<NonNullable<ResourceHooks[K]>>[0];
+
+/** One resource's hooks, from every extension naming it, run in the order they were handed in. */
+export class ResourceHookChain {
+  constructor(private readonly list: readonly ResourceHooks[] = []) {}
+
+  async run<K extends HookName>(name: K, ctx: ContextOf<K>): Promise<void> {
+    for (const hooks of this.list) {
+      const hook = hooks[name] as Hook<ContextOf<K>> | undefined;
+      if (hook) await hook(ctx);
+    }
+  }
+}
+
+/**
+ * The hooks of each resource. An extension naming no loaded resource is a programming
+ * error that would silently disable a rule, so the server refuses to start.
+ */
+export function hookChains(docs: readonly ResourceDocument[], extensions: readonly ResourceExtension[]): Map<string, ResourceHookChain> {
+  const names = new Set(docs.map((d) => d.name));
+  const unknown = extensions.filter((e) => !names.has(e.resource)).map((e) => `"${e.resource}"`);
+  if (unknown.length)
+    throw new Error(`resource extension${unknown.length > 1 ? 's name' : ' names'} ${unknown.join(', ')}, which is no resource document; known: ${[...names].sort().join(', ')}`);
+  return new Map(docs.map((d) => [d.name, new ResourceHookChain(extensions.filter((e) => e.resource === d.name).map((e) => e.hooks))]));
+}
