@@ -45,12 +45,24 @@ export function staticOptions(e: Enumerated, prop: FieldSchema | undefined, lang
 }
 
 const OPTION_LIMIT = 500;
-const cache = new Map<string, Promise<Record<string, unknown>[]>>();
-onResourceChanged(() => cache.clear());
+// Per client: two consoles (or two snapshot harnesses) never share what one of them read.
+let recordCaches = new WeakMap<HttpClient, Map<string, Promise<Record<string, unknown>[]>>>();
+let replyCaches = new WeakMap<HttpClient, Map<string, Promise<unknown>>>();
+onResourceChanged(() => {
+  recordCaches = new WeakMap();
+  replyCaches = new WeakMap();
+});
+
+function cacheOf<V>(caches: WeakMap<HttpClient, Map<string, V>>, http: HttpClient): Map<string, V> {
+  let cache = caches.get(http);
+  if (!cache) caches.set(http, (cache = new Map()));
+  return cache;
+}
 
 /** Records of a resource for a select, cached per client and URL until any resource changes. */
 function fetchOptionRecords(http: HttpClient, url: string, query: Record<string, Scalar>): Promise<Record<string, unknown>[]> {
   const key = `${url}?${JSON.stringify(query)}`;
+  const cache = cacheOf(recordCaches, http);
   let hit = cache.get(key);
   if (!hit) {
     hit = http
@@ -88,12 +100,10 @@ export function optionsFromReply(data: unknown, spec: { rows?: string; valueFiel
   });
 }
 
-const replyCache = new Map<string, Promise<unknown>>();
-onResourceChanged(() => replyCache.clear());
-
 /** A reply's data (dictionaries, option endpoints), cached like option records. */
 function fetchReply(http: HttpClient, method: string, url: string): Promise<unknown> {
   const key = `${method} ${url}`;
+  const replyCache = cacheOf(replyCaches, http);
   let hit = replyCache.get(key);
   if (!hit) {
     hit = http.request<unknown>({ method: method as 'GET', url, quiet: true }).then((env) => env.data);
