@@ -6,6 +6,7 @@ import { seedAccountsExtras } from '../accounts/seed.ts';
 import { seedAdminExtras } from '../admin/seed.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
 import { seedResources } from '../resources/seed.ts';
+import { seedPlanting } from '../planting/seed.ts';
 
 export const DEMO_PASSWORD = 'demo_2026';
 
@@ -76,6 +77,7 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     await seedResources(tx);
     await seedAccountsExtras(tx);
     await seedAdminExtras(tx);
+    await seedPlanting(tx);
     return true;
   });
 }
