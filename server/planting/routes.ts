@@ -343,8 +343,11 @@ function registerOverview(app: FastifyInstance, store: PlantingRecords) {
       const now = p.add(today());
       const cond = `r.resource = ${ident(tasks.name)} AND ${scopeCondition(tasks, me, p)} AND r.data->>'status' <> 'done' AND r.data->>'dueOn' ${q.when === 'today' ? '=' : '<'} ${now}`;
       const total = (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resource_records r WHERE ${cond}`, p.values)).rows[0].n;
+      // Its own parameter, added after the count: one placeholder compared as text above and cast
+      // to a date below would be given two types, which PostgreSQL refuses.
+      const nowDate = p.add(today());
       const { rows } = await app.db.query<{ id: number; data: Record<string, unknown>; group_name: string | null; days: number }>(
-        `SELECT r.id, r.data, g.data->>'name' AS group_name, (${now}::date - (r.data->>'dueOn')::date)::int AS days
+        `SELECT r.id, r.data, g.data->>'name' AS group_name, (${nowDate}::date - (r.data->>'dueOn')::date)::int AS days
            FROM resource_records r LEFT JOIN resource_records g ON g.resource = 'plantGroups' AND g.id = (r.data->>'groupId')::bigint
           WHERE ${cond} ORDER BY r.data->>'dueOn', r.id LIMIT ${p.add(q.pageSize)} OFFSET ${p.add((q.pageIndex - 1) * q.pageSize)}`,
         p.values,
