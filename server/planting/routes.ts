@@ -209,15 +209,15 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
     type: 'object',
     additionalProperties: false,
     properties: {
-      pageIndex: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
-      pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20 },
+      pageIndex: { type: 'integer', minimum: 1, maximum: 100000 },
+      pageSize: { type: 'integer', minimum: 1, maximum: 500 },
       reviewStatus: { type: 'string', enum: ['', 'submitted', 'approved', 'rejected'] },
       name: { type: 'string', maxLength: 64 },
     },
   };
   // A regional center reviews what farms submit; drafts stay private to their farm. The data
   // model links no farm to a center yet, so a reviewer sees the submitted plans of every farm.
-  app.get<{ Querystring: { pageIndex: number; pageSize: number; reviewStatus?: string; name?: string } }>(
+  app.get<{ Querystring: { pageIndex?: number; pageSize?: number; reviewStatus?: string; name?: string } }>(
     '/examineFactory/plans/page',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -227,7 +227,7 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
     async (req) => {
       requireAnyMenu(req, REVIEW_MENUS);
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const q = req.query;
+      const q = { ...req.query, pageIndex: req.query.pageIndex ?? 1, pageSize: req.query.pageSize ?? 20 };
       const p = new Params();
       const where = [`r.resource = ${ident(plans.name)}`, `r.data->>'reviewStatus' <> 'draft'`];
       if (q.reviewStatus) where.push(`r.data->>'reviewStatus' = ${p.add(q.reviewStatus)}`);
@@ -324,11 +324,11 @@ function registerOverview(app: FastifyInstance, store: PlantingRecords) {
     required: ['when'],
     properties: {
       when: { type: 'string', enum: ['today', 'overdue'] },
-      pageIndex: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
-      pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 10 },
+      pageIndex: { type: 'integer', minimum: 1, maximum: 100000 },
+      pageSize: { type: 'integer', minimum: 1, maximum: 500 },
     },
   };
-  app.get<{ Querystring: { when: 'today' | 'overdue'; pageIndex: number; pageSize: number } }>(
+  app.get<{ Querystring: { when: 'today' | 'overdue'; pageIndex?: number; pageSize?: number } }>(
     '/productionManagement/tasks/page',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -338,7 +338,7 @@ function registerOverview(app: FastifyInstance, store: PlantingRecords) {
     async (req) => {
       const me = requireAnyMenu(req, OVERVIEW_MENUS);
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const q = req.query;
+      const q = { ...req.query, pageIndex: req.query.pageIndex ?? 1, pageSize: req.query.pageSize ?? 10 };
       const p = new Params();
       const now = p.add(today());
       const cond = `r.resource = ${ident(tasks.name)} AND ${scopeCondition(tasks, me, p)} AND r.data->>'status' <> 'done' AND r.data->>'dueOn' ${q.when === 'today' ? '=' : '<'} ${now}`;
