@@ -60,6 +60,21 @@ function validatorFor(lang: Lang) {
   return v;
 }
 
+/**
+ * Route and query values are text: a number or integer property gets the number they
+ * hold (left as text when they hold none, so the form shows the type error on the field).
+ */
+function typedInitial(initial: Data | undefined, properties: Record<string, { type?: unknown }> | undefined): Data {
+  const out: Data = {};
+  for (const [k, v] of Object.entries(initial ?? {})) {
+    if (v === undefined || v === null || v === '') continue;
+    const type = properties?.[k]?.type;
+    const numeric = (type === 'integer' || type === 'number') && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
+    out[k] = numeric ? Number(v) : v;
+  }
+  return out;
+}
+
 export interface FormViewProps {
   screen: FormScreen;
   mode: FormMode;
@@ -90,8 +105,9 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const [loaded, setLoaded] = useState<Data | null>(null);
   const [loading, setLoading] = useState(mode !== 'add');
   const [loadFailure, setLoadFailure] = useState<string | null>(null);
-  const [data, setData] = useState<Data>(() => ({ ...(initial ?? {}) }));
-  const [baseline, setBaseline] = useState<string>(() => JSON.stringify({ ...(initial ?? {}) }));
+  const start = useMemo(() => typedInitial(initial, model?.record.properties), [initial, model]);
+  const [data, setData] = useState<Data>(() => ({ ...start }));
+  const [baseline, setBaseline] = useState<string>(() => JSON.stringify({ ...start }));
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
   const [otherErrors, setOtherErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
