@@ -1,6 +1,37 @@
 import { defineMessages } from '../i18n/catalog.ts';
 
 export const msg = defineMessages({
+  'planting.timing.onTime': { zh: '按计划完成', en: 'Done as planned', es: 'Hecho según el plan' },
+  'planting.timing.late': {
+    zh: '晚于计划 {days} 天（计划 {endOn} 前完成）',
+    en: '{days} days late (planned to end by {endOn})',
+    es: '{days} días de retraso (previsto hasta {endOn})',
+  },
+  'planting.timing.early': {
+    zh: '早于计划 {days} 天（计划 {startOn} 开始）',
+    en: '{days} days early (planned to start on {startOn})',
+    es: '{days} días antes de lo previsto (inicio previsto {startOn})',
+  },
+  'planting.timing.missing': {
+    zh: '缺少记录：计划 {endOn} 前完成，已过 {days} 天',
+    en: 'Missing: planned to end by {endOn}, {days} days ago, and nothing is recorded',
+    es: 'Falta: debía terminar antes del {endOn}, hace {days} días, y no hay registros',
+  },
+  'planting.timing.pending': {
+    zh: '尚未记录，计划 {startOn} 至 {endOn}',
+    en: 'Not recorded yet; planned from {startOn} to {endOn}',
+    es: 'Aún sin registros; previsto del {startOn} al {endOn}',
+  },
+  'planting.extraMaterials': { zh: '计划外用料：{names}', en: 'Materials beyond the plan: {names}', es: 'Materiales fuera del plan: {names}' },
+  'planting.missingMaterials': { zh: '计划用料未使用：{names}', en: 'Planned materials not used: {names}', es: 'Materiales previstos no usados: {names}' },
+  'planting.trace.task': { zh: '任务 {startOn} 至 {dueOn}', en: 'Task from {startOn} to {dueOn}', es: 'Tarea del {startOn} al {dueOn}' },
+  'planting.trace.record': { zh: '作业人员 {workers}，{hours} 小时', en: 'Workers {workers}, {hours} h', es: 'Trabajadores {workers}, {hours} h' },
+  'planting.itemRequired': { zh: '请选择要发布的计划条目', en: 'Choose the plan item to publish', es: 'Elija el elemento del plan que desea publicar' },
+  'planting.itemMissing': {
+    zh: '该计划没有序号为 {orderNumber} 的条目',
+    en: 'The plan has no item number {orderNumber}',
+    es: 'El plan no tiene el elemento número {orderNumber}',
+  },
   'planting.beforePlanting': {
     zh: '计划日期 {date} 早于种植组的定植日期 {plantedOn}，请推迟开始日期',
     en: 'The plan date {date} is before the group was planted ({plantedOn}); choose a later start date',

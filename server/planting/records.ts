@@ -41,6 +41,18 @@ export class PlantingRecords {
     return r ? { id: Number(r.id), farmId: r.farm_id, blocId: r.bloc_id, data: r.data } : null;
   }
 
+  /** The id of the item numbered `orderNumber` in a plan of the caller's scope, or null. */
+  async itemIdByNumber(db: Queryable, user: SessionUser, planId: number, orderNumber: number): Promise<number | null> {
+    const doc = this.doc('planItems');
+    const p = new Params();
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT r.id FROM resource_records r WHERE r.resource = ${ident(doc.name)} AND ${scopeCondition(doc, user, p)}
+          AND (r.data->>'planId')::numeric = ${p.add(planId)} AND (r.data->>'orderNumber')::numeric = ${p.add(orderNumber)} ORDER BY r.id LIMIT 1`,
+      p.values,
+    );
+    return rows[0] ? Number(rows[0].id) : null;
+  }
+
   /** A record as the engine's endpoints show it (meta fields, reference labels). */
   async view(db: Queryable, resource: string, id: number): Promise<Record<string, unknown>> {
     const doc = this.doc(resource);

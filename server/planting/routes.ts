@@ -26,6 +26,8 @@ import {
   type Template,
 } from './rules.ts';
 import './messages.ts';
+import { PLAN_TYPE_IDS } from './plan-types.ts';
+import { registerReads } from './reads.ts';
 
 const tags = ['planting'];
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
@@ -52,24 +54,25 @@ export const plantingRoutes: FastifyPluginAsync = async (app) => {
   registerPublish(app, store);
   registerReview(app, store);
   registerOverview(app, store);
+  registerReads(app, store);
 };
 
 function registerGenerate(app: FastifyInstance, store: PlantingRecords) {
   const plans = store.doc('plantPlans');
-  app.post<{ Body: { groupId: number; templateId: number; startOn: string; name?: string; planType?: PlanType; preview?: boolean } }>(
+  app.post<{ Body: { groupId: number; templateId: number; startOn: string; name?: string; planType?: PlanType; planTypeId?: number; preview?: boolean } }>(
     '/farmPlantGroup/plans/generate',
     {
       validatorCompiler: resourceValidatorCompiler,
       attachValidation: true,
       schema: {
         tags,
-        summary: 'Make a planting group’s plan from one of its farm’s plan templates and a start date (every date computed); preview answers the items without storing',
+        summary: 'Make a planting group’s plan from one of its farm’s plan templates and a start date (every date computed); preview answers the items without storing; planType (or planTypeId 1-4) checks the template’s kind',
         description: 'Needs the element code that creates plantPlans (farmPlantGroupList:add or an alias’s). A group or template outside the caller’s farm answers 40401.',
         body: {
           type: 'object',
           additionalProperties: false,
           required: ['groupId', 'templateId', 'startOn'],
-          properties: { groupId: id, templateId: id, startOn: date, name: text(64), planType: { type: 'string', enum: PLAN_TYPES }, preview: { type: 'boolean' } },
+          properties: { groupId: id, templateId: id, startOn: date, name: text(64), planType: { type: 'string', enum: PLAN_TYPES }, planTypeId: { type: 'integer', minimum: 1, maximum: 4 }, preview: { type: 'boolean' } },
         },
         response: okObject(),
       },
@@ -77,7 +80,8 @@ function registerGenerate(app: FastifyInstance, store: PlantingRecords) {
     async (req) => {
       const me = requireCan(req, plans, 'create');
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const body = req.body;
+      // planTypeId is the number of the makePlantPlan route; planType its name.
+      const body = { ...req.body, planType: req.body.planType ?? (req.body.planTypeId ? PLAN_TYPE_IDS[req.body.planTypeId] : undefined) };
       const group = await store.find<GroupData>(app.db, me, 'plantGroups', body.groupId);
       if (!group) throw notFound();
       const template = await store.find<Template>(app.db, me, 'planTemplates', body.templateId);
@@ -126,7 +130,7 @@ function registerPublish(app: FastifyInstance, store: PlantingRecords) {
     properties: { name: text(64), amount: { type: 'number', minimum: 0, maximum: 1000000 }, unit: text(16) },
   };
   app.post<{
-    Body: { groupId: number; planId: number; planItemId: number; assigneeIds: number[]; startOn?: string; dueOn?: string; title?: string; materials?: { name: string; amount: number; unit: string }[]; note?: string };
+    Body: { groupId: number; planId: number; planItemId?: number; orderNumber?: number; assigneeIds: number[]; startOn?: string; dueOn?: string; title?: string; materials?: { name: string; amount: number; unit: string }[]; note?: string };
   }>(
     '/farmPlantGroup/tasks/publish',
     {
@@ -135,15 +139,16 @@ function registerPublish(app: FastifyInstance, store: PlantingRecords) {
       schema: {
         tags,
         summary: 'Publish an item of a group’s own plan as a farming task: assignees of the farm, dates inside the season (default the item’s), materials (default the item’s amounts per mu × the group’s area)',
-        description: 'Needs the element code that creates farmingTasks. Group, plan or item outside the caller’s farm answers 40401.',
+        description: 'Needs the element code that creates farmingTasks. The item is named by planItemId or by its orderNumber in the plan (the publistFarmingTask route). Group, plan or item outside the caller’s farm answers 40401.',
         body: {
           type: 'object',
           additionalProperties: false,
-          required: ['groupId', 'planId', 'planItemId', 'assigneeIds'],
+          required: ['groupId', 'planId', 'assigneeIds'],
           properties: {
             groupId: id,
             planId: id,
             planItemId: id,
+            orderNumber: { type: 'integer', minimum: 1, maximum: 10000 },
             assigneeIds: { type: 'array', minItems: 1, maxItems: 20, uniqueItems: true, items: id },
             startOn: date,
             dueOn: date,
@@ -163,8 +168,11 @@ function registerPublish(app: FastifyInstance, store: PlantingRecords) {
         await app.db.transaction(async (tx) => {
           const group = await store.find<GroupData>(tx, me, 'plantGroups', b.groupId, 'FOR UPDATE OF r');
           const plan = await store.find<PlanData>(tx, me, 'plantPlans', b.planId);
-          const item = await store.find<ItemData>(tx, me, 'planItems', b.planItemId);
-          if (!group || !plan || !item) throw notFound();
+          if (!group || !plan) throw notFound();
+          const itemId = b.planItemId ?? (b.orderNumber ? await store.itemIdByNumber(tx, me, plan.id, b.orderNumber) : null);
+          if (itemId === null) refuse([{ field: b.orderNumber ? 'orderNumber' : 'planItemId', key: b.orderNumber ? 'planting.itemMissing' : 'planting.itemRequired', params: { orderNumber: b.orderNumber ?? '' } }], req.lang);
+          const item = await store.find<ItemData>(tx, me, 'planItems', itemId);
+          if (!item) throw notFound();
           const startOn = b.startOn ?? item.data.startOn;
           const dueOn = b.dueOn ?? item.data.endOn;
           const users = await tx.query<{ id: number }>('SELECT id FROM users WHERE org_id = $1', [group.farmId]);
