@@ -160,6 +160,42 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
     },
   );
 
+  app.get<{ Params: { id: number } }>(
+    '/farmPlantGroup/plans/:id/progress',
+    {
+      validatorCompiler: resourceValidatorCompiler,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Every work item of a plan with where it stands today: done (its task is done), late (its end is past and it is not done), due (under way), upcoming, with its task',
+        description: 'Needs read access to plantPlans. A plan outside the caller’s farm answers 40401. Answers every item as one page.',
+        params: idParams,
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, plans, 'read');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const plan = await store.find(app.db, me, 'plantPlans', req.params.id);
+      if (!plan) throw notFound();
+      const { rows } = await app.db.query<{ id: number; data: Record<string, unknown>; task_id: number | null; task_status: string | null }>(
+        `SELECT i.id, i.data, t.id AS task_id, t.data->>'status' AS task_status
+           FROM resource_records i
+           LEFT JOIN resource_records t ON t.resource = ${ident(tasks.name)} AND t.farm_id IS NOT DISTINCT FROM i.farm_id AND (t.data->>'planItemId')::numeric = i.id
+          WHERE i.resource = 'planItems' AND i.farm_id IS NOT DISTINCT FROM $1 AND (i.data->>'planId')::numeric = $2 AND i.data->>'itemType' = 'work'
+          ORDER BY (i.data->>'orderNumber')::numeric, i.id`,
+        [plan.farmId, plan.id],
+      );
+      const now = today();
+      const out = rows.map((r) => {
+        const d = r.data as { orderNumber: number; name: string; startOn: string; endOn: string };
+        const state = r.task_status === 'done' ? 'done' : d.endOn < now ? 'late' : d.startOn <= now ? 'due' : 'upcoming';
+        return { id: Number(r.id), orderNumber: d.orderNumber, name: d.name, startOn: d.startOn, endOn: d.endOn, state, taskId: r.task_id === null ? null : Number(r.task_id), taskStatus: r.task_status };
+      });
+      return ok(pageOf(out, out.length, 1, Math.max(out.length, 1)));
+    },
+  );
+
   const rules = store.doc('plantRules');
   const ruleDocs = new Map(['plantRules', 'crops', 'cropSubtype'].map((n) => [n, store.doc(n)]));
   app.get<{ Querystring: { pageIndex?: number; pageSize?: number; status?: number; name?: string } }>(

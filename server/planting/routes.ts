@@ -278,6 +278,31 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
       return ok({ ...rowView(rows[0]), items: itemRows.rows.map(rowView) });
     },
   );
+  app.get<{ Params: { id: number } }>(
+    '/examineFactory/plans/:id/items',
+    {
+      validatorCompiler: resourceValidatorCompiler,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'The items of one submitted plan as a page (every item, in order), for the review screen',
+        description: `Needs one of the menu codes ${REVIEW_MENUS.join(', ')}. A draft or a missing plan answers 40401.`,
+        params: { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      requireAnyMenu(req, REVIEW_MENUS);
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const submitted = await app.db.query(`SELECT 1 FROM resource_records r WHERE r.resource = ${ident(plans.name)} AND r.id = $1 AND r.data->>'reviewStatus' <> 'draft'`, [req.params.id]);
+      if (!submitted.rows.length) throw notFound();
+      const { rows } = await app.db.query<RecordRow>(
+        `SELECT ${rowSelect(items, docs)} FROM ${ROW_FROM} WHERE r.resource = ${ident(items.name)} AND (r.data->>'planId')::numeric = $1 ORDER BY (r.data->>'orderNumber')::numeric, r.id`,
+        [req.params.id],
+      );
+      return ok(pageOf(rows.map(rowView), rows.length, 1, Math.max(rows.length, 1)));
+    },
+  );
 }
 
 function registerOverview(app: FastifyInstance, store: PlantingRecords) {
