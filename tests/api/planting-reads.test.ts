@@ -106,6 +106,27 @@ describe.each(engines())('planting reads and form calls on $name', (engine) => {
     expect(trace.data.total).toBe(trace.data.rows.length);
   });
 
+  it('tells where each work item of a plan stands today, and shows a center a submitted plan’s items but not a draft’s', async () => {
+    const plans = (await call(t, farm, 'GET', `/api/farmPlantGroup/plans/page?groupId=${group.id}&reviewStatus=submitted&pageSize=1`)).data.rows as Body[];
+    const progress = await call(t, farm, 'GET', `/api/farmPlantGroup/plans/${plans[0].id}/progress`);
+    expect(progress.status, progress.raw.body).toBe(200);
+    const states = new Set(progress.data.rows.map((r: Body) => r.state));
+    expect(states.has('done') && states.has('late')).toBe(true);
+    const today = new Date().toISOString().slice(0, 10);
+    for (const r of progress.data.rows as Body[]) {
+      if (r.state === 'late') expect([String(r.endOn) < today, r.taskStatus]).toEqual([true, expect.not.stringMatching(/^done$/)]);
+      if (r.state === 'done') expect(r.taskStatus).toBe('done');
+    }
+    expect((await call(t, farm2, 'GET', `/api/farmPlantGroup/plans/${plans[0].id}/progress`)).status).toBe(40401);
+    const center = `Bearer ${await t.login('center')}`;
+    const items = await call(t, center, 'GET', `/api/examineFactory/plans/${plans[0].id}/items`);
+    expect(items.status, items.raw.body).toBe(200);
+    const numbers = items.data.rows.map((r: Body) => r.orderNumber as number);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    const draft = await t.db.query<{ id: number }>(`SELECT id FROM resource_records WHERE resource = 'plantPlans' AND data->>'reviewStatus' = 'draft' LIMIT 1`);
+    expect((await call(t, center, 'GET', `/api/examineFactory/plans/${draft.rows[0].id}/items`)).status).toBe(40401);
+  });
+
   it('answers not found to another farm for the farm’s plan, item, task, record and group', async () => {
     const first = async (path: string) => (await call(t, farm, 'GET', `/api/farmPlantGroup/${path}/page?pageSize=1`)).data.rows[0].id;
     const ids = { plans: await first('plans'), planItems: await first('planItems'), tasks: await first('tasks'), records: await first('records') };
