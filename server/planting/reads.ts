@@ -24,6 +24,19 @@ const idParams = { type: 'object', additionalProperties: false, required: ['id']
 export const RULE_REVIEW_MENUS = ['cropPlantingRule', 'plantAdmin'];
 
 type Row = { id: number; data: Record<string, unknown> };
+type Paging = { pageIndex?: number; pageSize?: number };
+const pagingQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { pageIndex: { type: 'integer', minimum: 1, maximum: 100000 }, pageSize: { type: 'integer', minimum: 1, maximum: 500 } },
+} as const;
+
+/** One page of rows computed in full (a plan's items, a season's events: hundreds at most). */
+function pageOfAll<T>(all: T[], q: Paging) {
+  const pageIndex = q.pageIndex ?? 1;
+  const pageSize = q.pageSize ?? 500;
+  return pageOf(all.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), all.length, pageIndex, pageSize);
+}
 
 export function registerReads(app: FastifyInstance, store: PlantingRecords) {
   const plans = store.doc('plantPlans');
@@ -112,7 +125,7 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get<{ Params: { id: number }; Querystring: Paging }>(
     '/farmPlantGroup/groups/:id/trace',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -120,8 +133,9 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
       schema: {
         tags,
         summary: 'Trace of a planting group in time order: every task (start), record (done) and material put in',
-        description: 'Needs read access to plantGroups. A group outside the caller’s farm answers 40401. Answers a page of every event (no paging: a season holds a few hundred).',
+        description: 'Needs read access to plantGroups. A group outside the caller’s farm answers 40401. Events are computed in full and paged (default every one, up to 500).',
         params: idParams,
+        querystring: pagingQuery,
         response: okPage(),
       },
     },
@@ -156,11 +170,11 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
       }
       const order = { task: 0, record: 1, input: 2 };
       events.sort((a, b) => a.on.localeCompare(b.on) || order[a.kind] - order[b.kind] || a.id.localeCompare(b.id));
-      return ok(pageOf(events, events.length, 1, Math.max(events.length, 1)));
+      return ok(pageOfAll(events, req.query));
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get<{ Params: { id: number }; Querystring: Paging }>(
     '/farmPlantGroup/plans/:id/progress',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -168,8 +182,9 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
       schema: {
         tags,
         summary: 'Every work item of a plan with where it stands today: done (its task is done), late (its end is past and it is not done), due (under way), upcoming, with its task',
-        description: 'Needs read access to plantPlans. A plan outside the caller’s farm answers 40401. Answers every item as one page.',
+        description: 'Needs read access to plantPlans. A plan outside the caller’s farm answers 40401. Items are paged (default every one, up to 500).',
         params: idParams,
+        querystring: pagingQuery,
         response: okPage(),
       },
     },
@@ -192,7 +207,7 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
         const state = r.task_status === 'done' ? 'done' : d.endOn < now ? 'late' : d.startOn <= now ? 'due' : 'upcoming';
         return { id: Number(r.id), orderNumber: d.orderNumber, name: d.name, startOn: d.startOn, endOn: d.endOn, state, taskId: r.task_id === null ? null : Number(r.task_id), taskStatus: r.task_status };
       });
-      return ok(pageOf(out, out.length, 1, Math.max(out.length, 1)));
+      return ok(pageOfAll(out, req.query));
     },
   );
 
