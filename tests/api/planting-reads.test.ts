@@ -104,7 +104,7 @@ describe.each(engines())('planting reads and form calls on $name', (engine) => {
     expect(on).toEqual([...on].sort());
     expect(new Set(trace.data.rows.map((r: Body) => r.kind))).toEqual(new Set(['task', 'record', 'input']));
     expect(trace.data.total).toBe(trace.data.rows.length);
-    const second = await call(t, farm, 'GET', `/api/farmPlantGroup/groups/${group.id}/trace?pageIndex=2&pageSize=5`);
+    const second = await call(t, farm, 'GET', `/api/farmPlantGroup/groups/${group.id}/trace?pageIndex=2&pageSize=5`, undefined, 'en');
     expect([second.data.total, second.data.rows]).toEqual([trace.data.total, trace.data.rows.slice(5, 10)]);
   });
 
