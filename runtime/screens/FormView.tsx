@@ -24,7 +24,7 @@ import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
 import { notifyResourceChanged } from './data-events.ts';
 import { resolveEndpoint, resourceOperation } from './endpoints.ts';
-import { buildForm, conditionsKey, crossFieldErrors, enumeratedFields, formModel, mergeErrorSchemas, serverErrors, submitBody } from './form-schema.ts';
+import { buildForm, conditionsKey, crossFieldErrors, enumeratedFields, formModel, mergeErrorSchemas, serverErrors, submitBody, typedInitial } from './form-schema.ts';
 import { formWidgets, SectionsTemplate, type FormContext } from './form-widgets.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { useLeaveGuard } from './leave-guard.ts';
@@ -58,21 +58,6 @@ function validatorFor(lang: Lang) {
     validators.set(lang, v);
   }
   return v;
-}
-
-/**
- * Route and query values are text: a number or integer property gets the number they
- * hold (left as text when they hold none, so the form shows the type error on the field).
- */
-function typedInitial(initial: Data | undefined, properties: Record<string, { type?: unknown }> | undefined): Data {
-  const out: Data = {};
-  for (const [k, v] of Object.entries(initial ?? {})) {
-    if (v === undefined || v === null || v === '') continue;
-    const type = properties?.[k]?.type;
-    const numeric = (type === 'integer' || type === 'number') && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
-    out[k] = numeric ? Number(v) : v;
-  }
-  return out;
 }
 
 export interface FormViewProps {
