@@ -4,6 +4,7 @@ import { platformRoutes } from './platform/plugin.ts';
 import { resourceEngine, type ResourceEngineOptions } from './resources/plugin.ts';
 import { adminResourceExtensions } from './admin/resource-extensions.ts';
 import { knowledgeRoutes } from './knowledge/plugin.ts';
+import { plantingRoutes } from './planting/routes.ts';
 // First: it watches the routes the others register (registry, trace).
 import { adminRoutes } from './admin/plugin.ts';
 
@@ -17,4 +18,4 @@ const resources: FastifyPluginAsync = async (app) => {
  * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
  * that owns its routes and its messages.
  */
-export const apiModules: FastifyPluginAsync[] = [adminRoutes, platformRoutes, legacyApi, resources, knowledgeRoutes];
+export const apiModules: FastifyPluginAsync[] = [adminRoutes, platformRoutes, legacyApi, resources, knowledgeRoutes, plantingRoutes];

@@ -615,6 +615,11 @@ export interface FormScreen extends ScreenBase {
   announces?: string[];
   /** After a successful submit: go back (default), stay, or navigate. */
   afterSubmit?: 'back' | 'stay' | NavigateTarget;
+  /**
+   * Values an add starts from, read from the route or the query (the group of
+   * /farmPlantGroup/makePlantPlan/:id); a number or integer property gets a number.
+   */
+  initial?: ParamMap;
   /** Extra actions in the form's footer, tested against the record. */
   actions?: Action[];
 }

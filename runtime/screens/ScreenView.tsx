@@ -68,7 +68,8 @@ function ScreenKind({ screen }: { screen: Screen }) {
     case 'form': {
       const mode = formModeOf(screen, host.params);
       if (!mode) return <ScreenProblem title={t('screens.form.badMode', { mode: host.params[screen.modeParam ?? 'operate'] ?? '' })} />;
-      return <FormView screen={screen} mode={mode} id={host.params[screen.idParam ?? 'id']} onDone={() => goBack(navigate, host.routePattern)} />;
+      const initial = mode === 'add' && screen.initial ? resolveParams(screen.initial, ctx) : undefined;
+      return <FormView screen={screen} mode={mode} id={host.params[screen.idParam ?? 'id']} initial={initial} onDone={() => goBack(navigate, host.routePattern)} />;
     }
     case 'detail':
       return <DetailView screen={screen} />;

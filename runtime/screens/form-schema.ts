@@ -289,3 +289,18 @@ export function serverErrors(problems: { field: string; message: string }[], fie
   }
   return { extra, other };
 }
+
+/**
+ * Route and query values are text: a number or integer property gets the number they
+ * hold (left as text when they hold none, so the form shows the type error on the field).
+ */
+export function typedInitial(initial: Record<string, unknown> | undefined, properties: Record<string, { type?: unknown }> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(initial ?? {})) {
+    if (v === undefined || v === null || v === '') continue;
+    const type = properties?.[k]?.type;
+    const numeric = (type === 'integer' || type === 'number') && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
+    out[k] = numeric ? Number(v) : v;
+  }
+  return out;
+}

@@ -7,6 +7,7 @@ import { seedAdminExtras } from '../admin/seed.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
 import { seedResources } from '../resources/seed.ts';
 import { seedKnowledge } from '../knowledge/seed.ts';
+import { seedPlanting } from '../planting/seed.ts';
 
 export const DEMO_PASSWORD = 'demo_2026';
 
@@ -78,6 +79,7 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     await seedKnowledge(tx);
     await seedAccountsExtras(tx);
     await seedAdminExtras(tx);
+    await seedPlanting(tx);
     return true;
   });
 }

@@ -71,12 +71,24 @@ describe.each(engines())('administration authority on $name', (engine) => {
     await f?.close();
   });
 
+  // Planting groups are placed on plots: farmFields grants reads to farmPlantGroupList (its readAuthorities).
+  const plotRead = (method: Method, url: string) => method === 'GET' && url.startsWith('/api/admin/fields');
+
   it('answers every administration endpoint with 40301 for a farm operator, and changes nothing', async () => {
-    for (const [method, url, body] of ENDPOINTS) {
+    for (const [method, url, body] of ENDPOINTS.filter(([m, u]) => !plotRead(m, u))) {
       const r = await f.as('farm', method, url, body);
       expect(r.status, `${method} ${url}`).toBe(40301);
       expect(r.http, `${method} ${url}`).toBe(403);
     }
+    expect(await fingerprint(f)).toBe(before);
+  });
+
+  it('lets a farm operator read only its own farm’s plots, for its planting groups', async () => {
+    const farm = await f.orgOf('farm');
+    const r = await f.as('farm', 'GET', '/api/admin/fields/page?pageSize=100');
+    expect(r.status).toBe(200);
+    expect(r.data.total).toBeGreaterThan(0);
+    expect(r.data.rows.every((x: { farmId: number }) => x.farmId === farm)).toBe(true);
     expect(await fingerprint(f)).toBe(before);
   });
 

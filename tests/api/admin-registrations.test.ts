@@ -112,7 +112,7 @@ describe.each(engines())('registration review, farms and seedling bases on $name
       const provider = await f.as('provider', 'GET', '/api/admin/multiFarm/page');
       expect(provider.status).toBe(200);
       expect(provider.data.rows.map((r: { name: string }) => r.name)).toEqual(['禾丰生态农场', '嫩江源合作农场']);
-      expect(provider.data.rows[0]).toMatchObject({ people: 3, plantGroups: 3, fields: 4, fieldAreaMu: 426.2, blocName: '黑土地农业服务集团' });
+      expect(provider.data.rows[0]).toMatchObject({ people: 3, plantGroups: 5, fields: 4, fieldAreaMu: 426.2, blocName: '黑土地农业服务集团' });
       const admin = await f.as('admin', 'GET', '/api/admin/multiFarm/page?pageSize=50');
       expect(admin.data.total).toBeGreaterThanOrEqual(3);
       expect((await f.as('admin', 'GET', `/api/admin/multiFarm/page?keyword=${encodeURIComponent('嫩江')}`)).data.total).toBe(1);
@@ -122,13 +122,14 @@ describe.each(engines())('registration review, farms and seedling bases on $name
       const farm1 = await f.orgOf('farm');
       const r = await f.as('provider', 'GET', `/api/admin/multiFarm/${farm1}/plantGroups`);
       expect(r.status).toBe(200);
-      expect(r.data.total).toBe(3);
+      // The three groups of the land seed and the two seasons of the planting seed.
+      expect(r.data.total).toBe(5);
       expect(r.data.rows.every((x: { farmId: number }) => x.farmId === farm1)).toBe(true);
       expect(r.data.rows[0].labels.cropId).toEqual(expect.any(String));
       const filtered = await f.as('provider', 'GET', `/api/admin/multiFarm/${farm1}/plantGroups?stage=fruiting`);
-      expect(filtered.data.rows.map((x: { name: string }) => x.name)).toEqual([expect.stringContaining('番茄')]);
+      expect(filtered.data.rows.map((x: { name: string }) => x.name)).toEqual([expect.stringContaining('番茄'), expect.stringContaining('番茄')]);
       const farm2 = await f.orgOf('farm2');
-      expect((await f.as('provider', 'GET', `/api/admin/multiFarm/${farm2}/plantGroups`)).data.total).toBe(1);
+      expect((await f.as('provider', 'GET', `/api/admin/multiFarm/${farm2}/plantGroups`)).data.total).toBe(3);
       const factory = await f.orgOf('factory');
       expect((await f.as('provider', 'GET', `/api/admin/multiFarm/${factory}/plantGroups`)).status).toBe(40401);
       expect((await f.as('admin', 'GET', `/api/admin/multiFarm/${factory}/plantGroups`)).status).toBe(40401);

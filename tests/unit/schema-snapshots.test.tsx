@@ -28,8 +28,11 @@ const files = documents.map((d) => d.file);
 /** Form documents that can load a record get a second snapshot in show mode: the read view (descriptions). */
 const formFiles = documents
   .filter((d) => {
-    const doc = JSON.parse(String(d.content)) as { kind?: string; resource?: string; endpoints?: { load?: unknown } };
-    return doc.kind === 'form' && !!(doc.resource || doc.endpoints?.load);
+    const doc = JSON.parse(String(d.content)) as { kind?: string; resource?: string; endpoints?: { load?: unknown }; route?: string; routes?: { route: string }[]; idParam?: string };
+    // A form reachable only at routes without the record id (an "add" page) never shows a record.
+    const routes = [...(doc.route ? [doc.route] : []), ...(doc.routes ?? []).map((r) => r.route)];
+    const addOnly = routes.length > 0 && routes.every((r) => !routeParams(r).includes(doc.idParam ?? 'id'));
+    return doc.kind === 'form' && !!(doc.resource || doc.endpoints?.load) && !addOnly;
   })
   .map((d) => d.file);
 

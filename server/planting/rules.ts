@@ -1,0 +1,173 @@
+/**
+ * The planting business rules as pure functions (no database, no Fastify), so that they are
+ * tested alone and wired wherever a write happens: today by the plan generator and the task
+ * publisher of this module; after the engine's hook extension lands, as beforeCreate /
+ * beforeUpdate hooks of plantGroups, plantPlans, planItems, farmingTasks and farmingRecords
+ * (see `plantingHooks` at the end and docs/planting.md, "Rules").
+ *
+ * A rule answers problems, never throws: `{field, key, params}` where `key` is a message of
+ * ./messages.ts; the caller turns them into the localised 40001.
+ */
+import { addDays } from './dates.ts';
+
+export type PlanType = 'growthCycle' | 'keyNodes' | 'seasonWork' | 'pattern';
+export type GroupStatus = 'planned' | 'growing' | 'harvested' | 'closed';
+export type TaskStatus = 'published' | 'inProgress' | 'done';
+export type ReviewStatus = 'draft' | 'submitted' | 'approved' | 'rejected';
+
+/** planTypeId of the route /farmPlantGroup/makePlantPlan/:id/:planTypeId (common data model). */
+export const PLAN_TYPE_IDS: Record<number, PlanType> = { 1: 'growthCycle', 2: 'keyNodes', 3: 'seasonWork', 4: 'pattern' };
+
+export interface Material {
+  name: string;
+  amountPerMu: number;
+  unit: string;
+}
+
+export interface Template {
+  name: string;
+  kind: PlanType;
+  cropId: number;
+  stages?: { name: string; startDay: number; days: number }[];
+  keyNodes?: { name: string; day: number }[];
+  workItems?: { orderNumber: number; name: string; workTypeId: number; startDay: number; days: number; materials?: Material[] }[];
+}
+
+export interface PlanItemDraft {
+  orderNumber: number;
+  itemType: 'stage' | 'keyNode' | 'work';
+  name: string;
+  workTypeId?: number;
+  startOn: string;
+  endOn: string;
+  materials?: Material[];
+}
+
+export interface Group {
+  plantedOn: string;
+  seasonStart?: string;
+  seasonEnd?: string;
+  status?: GroupStatus;
+}
+
+export interface Problem {
+  field: string;
+  key: string;
+  params: Record<string, string | number>;
+}
+
+/**
+ * Every item of a plan made from `template` starting on `startOn` (day 0). A span of `days`
+ * days starting on day `startDay` ends on day `startDay + days - 1`; a key node is one day.
+ * Items are numbered 1..n: stages, then key nodes, then work items in their template order.
+ */
+export function planItemsFromTemplate(template: Template, startOn: string): PlanItemDraft[] {
+  const items: Omit<PlanItemDraft, 'orderNumber'>[] = [];
+  for (const s of template.stages ?? []) {
+    items.push({ itemType: 'stage', name: s.name, startOn: addDays(startOn, s.startDay), endOn: addDays(startOn, s.startDay + s.days - 1) });
+  }
+  for (const k of template.keyNodes ?? []) {
+    const on = addDays(startOn, k.day);
+    items.push({ itemType: 'keyNode', name: k.name, startOn: on, endOn: on });
+  }
+  const work = [...(template.workItems ?? [])].sort((a, b) => a.orderNumber - b.orderNumber);
+  for (const w of work) {
+    items.push({
+      itemType: 'work',
+      name: w.name,
+      workTypeId: w.workTypeId,
+      startOn: addDays(startOn, w.startDay),
+      endOn: addDays(startOn, w.startDay + w.days - 1),
+      ...(w.materials?.length ? { materials: w.materials } : {}),
+    });
+  }
+  return items.map((item, i) => ({ orderNumber: i + 1, ...item }));
+}
+
+/** The template's kind must be the plan type asked for (a key-node template makes no growth-cycle plan). */
+export function checkTemplateKind(template: Pick<Template, 'kind'>, planType: PlanType, field = 'templateId'): Problem[] {
+  return template.kind === planType ? [] : [{ field, key: 'planting.templateKind', params: { kind: template.kind, planType } }];
+}
+
+/**
+ * Dates inside the group's season and not before its planting date. `field` is where the
+ * refusal goes: the plan's start date for a generated plan, the item's own field otherwise.
+ * One problem per kind of breach (the earliest offending date), so the sentence stays short.
+ */
+export function checkGroupDates(dates: { startOn: string; endOn: string }[], group: Group, field = 'startOn'): Problem[] {
+  if (dates.length === 0) return [];
+  const first = dates.reduce((m, d) => (d.startOn < m ? d.startOn : m), dates[0].startOn);
+  const last = dates.reduce((m, d) => (d.endOn > m ? d.endOn : m), dates[0].endOn);
+  const problems: Problem[] = [];
+  if (first < group.plantedOn) problems.push({ field, key: 'planting.beforePlanting', params: { date: first, plantedOn: group.plantedOn } });
+  if (group.seasonStart && first < group.seasonStart) {
+    problems.push({ field, key: 'planting.beforeSeason', params: { date: first, seasonStart: group.seasonStart } });
+  }
+  if (group.seasonEnd && last > group.seasonEnd) problems.push({ field, key: 'planting.afterSeason', params: { date: last, seasonEnd: group.seasonEnd } });
+  return problems;
+}
+
+/** A closed group refuses every change to itself and to what hangs on it (plans, items, tasks, records). */
+export function refuseIfClosed(group: Pick<Group, 'status'>, field = 'groupId'): Problem[] {
+  return group.status === 'closed' ? [{ field, key: 'planting.groupClosed', params: {} }] : [];
+}
+
+/**
+ * A task only from an item of the group's own plan: the item belongs to the plan, and the plan
+ * to the task's group. Ids are compared as numbers (records hold numbers, routes strings).
+ */
+export function checkTaskFromOwnPlan(
+  task: { groupId: number; planId: number },
+  plan: { id: number; groupId: number },
+  item: { planId: number },
+): Problem[] {
+  if (Number(item.planId) !== Number(plan.id) || Number(task.planId) !== Number(plan.id)) {
+    return [{ field: 'planItemId', key: 'planting.itemNotInPlan', params: {} }];
+  }
+  if (Number(plan.groupId) !== Number(task.groupId)) return [{ field: 'planId', key: 'planting.planNotOfGroup', params: {} }];
+  return [];
+}
+
+/** Assignees must be people of the group's farm; `farmUserIds` are the ids of that farm's users. */
+export function checkAssignees(assigneeIds: number[], farmUserIds: ReadonlySet<number>): Problem[] {
+  const strangers = assigneeIds.filter((id) => !farmUserIds.has(Number(id)));
+  return strangers.length ? [{ field: 'assigneeIds', key: 'planting.assigneeNotOfFarm', params: { ids: strangers.join(', ') } }] : [];
+}
+
+/** A task's start and due dates against its group (season and planting date). */
+export function checkTaskDates(task: { startOn: string; dueOn: string }, group: Group): Problem[] {
+  if (task.dueOn < task.startOn) return [{ field: 'dueOn', key: 'planting.dueBeforeStart', params: { dueOn: task.dueOn, startOn: task.startOn } }];
+  const problems = checkGroupDates([{ startOn: task.startOn, endOn: task.startOn }], group, 'startOn');
+  return problems.concat(checkGroupDates([{ startOn: task.dueOn, endOn: task.dueOn }], group, 'dueOn').filter((p) => p.key === 'planting.afterSeason'));
+}
+
+/** The declared state machines (the engine's transitions will take these as data after the merge). */
+export const GROUP_TRANSITIONS: Record<GroupStatus, GroupStatus[]> = {
+  planned: ['growing'],
+  growing: ['harvested'],
+  harvested: ['closed'],
+  closed: [],
+};
+export const TASK_TRANSITIONS: Record<TaskStatus, TaskStatus[]> = { published: ['inProgress', 'done'], inProgress: ['done'], done: [] };
+export const REVIEW_TRANSITIONS: Record<ReviewStatus, ReviewStatus[]> = {
+  draft: ['submitted'],
+  submitted: ['approved', 'rejected'],
+  rejected: ['submitted'],
+  approved: [],
+};
+
+/** A status change only along its declared transitions (an unchanged status is no change). */
+export function checkTransition<S extends string>(machine: Record<S, S[]>, from: S | undefined, to: S | undefined, field = 'status'): Problem[] {
+  if (from === undefined || to === undefined || from === to) return [];
+  return machine[from]?.includes(to) ? [] : [{ field, key: 'planting.transition', params: { from, to } }];
+}
+
+/** Overdue is derived, never stored: not done and due before today. */
+export function isOverdue(task: { status: TaskStatus; dueOn: string }, todayIso: string): boolean {
+  return task.status !== 'done' && task.dueOn < todayIso;
+}
+
+/** A record only on a task of the caller's farm (the record's owner farm is the caller's). */
+export function checkRecordOnOwnTask(taskFarmId: number | null, recordFarmId: number | null): Problem[] {
+  return taskFarmId !== null && taskFarmId === recordFarmId ? [] : [{ field: 'taskId', key: 'planting.taskNotOfFarm', params: {} }];
+}
