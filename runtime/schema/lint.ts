@@ -14,7 +14,7 @@ import {
   type ParamMap, type Screen, type TableParts, type ValueRef,
 } from './screen.ts';
 import { escapePointerSegment, type SchemaProblem, type Severity } from './validate.ts';
-import { isPublicPath } from '../routing/access.ts';
+import { isPublicPath, type PublicPaths } from '../routing/access.ts';
 import { parseRef, type ValueRoot } from './values.ts';
 import { routeShape } from './route-shape.ts';
 import { operationEndpoint, resourceEndpoints } from '../protocol/operations.ts';
@@ -33,6 +33,8 @@ export interface LintInput {
   resources: ReadonlyMap<string, Resource>;
   menus: MenuDocument | null;
   widgetNames: readonly string[];
+  /** The product's public paths (ProductProfile); absent, public screens' routes are not checked against them. */
+  publicPaths?: PublicPaths;
   /** Names of resource documents that exist but are invalid (so a screen naming one is not blamed twice). */
   invalidResources?: ReadonlySet<string>;
   /**
@@ -133,9 +135,10 @@ export function lintScreens(input: LintInput): SchemaProblem[] {
     }
 
     // --- public screens ------------------------------------------------------------
-    if (screen.public)
+    const publicPaths = input.publicPaths;
+    if (screen.public && publicPaths)
       routes.forEach((r, i) => {
-        if (!isPublicPath(r.route)) add(i === 0 && screen.route ? '/route' : `/aliases/${screen.route ? i - 1 : i}/route`, `"${r.route}" is not a public path of the access rules (runtime/routing/access.ts), so visitors without a session would be sent to the login page`);
+        if (!isPublicPath(r.route, publicPaths)) add(i === 0 && screen.route ? '/route' : `/aliases/${screen.route ? i - 1 : i}/route`, `"${r.route}" is not a public path of the access rules (runtime/routing/access.ts and the product profile), so visitors without a session would be sent to the login page`);
       });
 
     // --- texts -------------------------------------------------------------------

@@ -9,7 +9,7 @@ import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../app/context.ts';
+import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import { valueAt } from '../schema/conditions.ts';
 import type { ChartBlock, DashboardScreen, EndpointRef, StatBlock } from '../schema/screen.ts';

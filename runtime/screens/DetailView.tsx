@@ -6,7 +6,7 @@ import { Button, Card, Descriptions, Flex, Result, Skeleton } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
+import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import { evaluate } from '../schema/conditions.ts';
 import type { DetailScreen, RelatedList } from '../schema/screen.ts';

@@ -15,7 +15,7 @@ import type { ErrorSchema, FieldTemplateProps, RJSFSchema } from '@rjsf/utils';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
+import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
 import { localizeErrors } from '../schema/messages.ts';

@@ -11,7 +11,7 @@ import type { SortingState, VisibilityState } from '@tanstack/react-table';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
+import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { QueryValue } from '../http/client.ts';
 import { valueAt } from '../schema/conditions.ts';

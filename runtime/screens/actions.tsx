@@ -10,7 +10,7 @@ import { App as AntApp, Button, Dropdown, Flex, Input, Space, Typography } from 
 import { useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
+import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField } from '../schema/screen.ts';
 import { fillRoute, resolveRoute } from '../schema/screen.ts';

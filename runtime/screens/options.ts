@@ -4,7 +4,7 @@
  * property's `enum` with `x-enumTitles` (docs/schema-language.md, "Options").
  */
 import { useEffect, useMemo, useState } from 'react';
-import { useServices } from '../app/context.ts';
+import { useServices } from '../services/context.ts';
 import type { HttpClient } from '../http/client.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { FieldSchema, ResourceDocument } from '../schema/resource.ts';

@@ -9,7 +9,7 @@ import { Alert, App as AntApp, Button, Empty, Flex, Input, Skeleton, Tree, Typog
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/context.ts';
+import { useServices } from '../../services/context.ts';
 import { isHttpError } from '../../http/errors.ts';
 import type { TreeSource } from '../../schema/screen.ts';
 import { resolveEndpoint } from '../endpoints.ts';
