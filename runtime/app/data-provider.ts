@@ -9,6 +9,7 @@ import type { DataProvider, DataRequest } from '../services/contract.ts';
 
 function locate({ registry, source }: Pick<DataRequest, 'registry' | 'source'>): ResolvedEndpoint | null {
   if ('endpoint' in source) return resolveEndpoint(source.endpoint, source.ctx, registry, source.screenResource);
+  if ('dictionary' in source) return { method: 'GET', url: `/api/dict/${encodeURIComponent(source.dictionary)}/items` };
   const doc = registry.resource(source.resource);
   return doc ? resourceOperation(doc, source.operation, source.id) : null;
 }

@@ -10,6 +10,7 @@ import { App as AntApp, Button, Dropdown, Flex, Input, Space, Typography } from 
 import { useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import type { DataSource } from '../services/contract.ts';
 import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField } from '../schema/screen.ts';
@@ -17,7 +18,6 @@ import { fillRoute, resolveRoute } from '../schema/screen.ts';
 import { formatText, isI18nText, textOf } from '../schema/texts.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../schema/values.ts';
 import { notifyResourceChanged } from './data-events.ts';
-import { resolveEndpoint } from './endpoints.ts';
 import { useActionFilter, useElementGate, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { SchemaIcon } from './icons.tsx';
 import { FormOverlayContext, type FormRequest } from './form-overlay.ts';
@@ -49,7 +49,7 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
   const host = useScreenHost();
   const lang = useLang();
   const navigate = useNavigate();
-  const { http } = useServices();
+  const { data } = useServices();
   const { modal, message } = AntApp.useApp();
   const openForm = useContext(FormOverlayContext);
   const { t } = useTranslation();
@@ -57,13 +57,14 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
   const available = (action: Action): boolean => {
     if (action.kind === 'navigate') return targetUrl(action, scope.ctx, host) !== null;
     if (action.kind === 'openForm') return !!openForm && !!host.registry.screen(action.screen);
-    if (action.kind === 'call') return resolveEndpoint(action.endpoint, scope.ctx, host.registry, scope.resource) !== null;
+    if (action.kind === 'call') return data.key({ registry: host.registry, source: callSource(action) }) !== null;
     return !!scope.exportQuery;
   };
 
+  const callSource = (action: CallAction): DataSource => ({ endpoint: action.endpoint, ctx: scope.ctx, screenResource: scope.resource });
+
   const call = async (action: CallAction) => {
-    const endpoint = resolveEndpoint(action.endpoint, scope.ctx, host.registry, scope.resource);
-    if (!endpoint) return;
+    if (data.key({ registry: host.registry, source: callSource(action) }) === null) return;
     let answer: string | undefined;
     if (action.prompt) {
       const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
@@ -92,7 +93,7 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
     }
     const body = action.body || action.prompt ? { ...resolveParams(action.body, scope.ctx), ...(action.prompt ? { [action.prompt.field]: answer } : {}) } : undefined;
     try {
-      const env = await http.request({ method: endpoint.method, url: endpoint.url, body });
+      const env = await data.mutate({ registry: host.registry, source: callSource(action), body });
       void message.success(action.success ? textOf(action.success, lang) : env.message || t('screens.done'));
       const changed = 'operation' in action.endpoint ? (action.endpoint.resource ?? scope.resource) : scope.resource;
       if (action.refresh !== false) {

@@ -25,11 +25,14 @@ export type Navigate = (path: string) => void;
 /**
  * What a renderer asks data of: an endpoint reference of a screen document (resolved
  * against `ctx`, a resource operation defaulting to `screenResource`), or an operation of
- * a resource by name (with the record id for read, update and delete).
+ * a resource by name (with the record id for read, update and delete), or a server
+ * dictionary's items.
  */
 export type DataSource =
   | { endpoint: EndpointRef; ctx: ValueContext; screenResource?: string }
-  | { resource: string; operation: ResourceOperation; id?: unknown };
+  | { resource: string; operation: ResourceOperation; id?: unknown }
+  /** The items of a server dictionary (any signed-in user). */
+  | { dictionary: string };
 
 export interface DataRequest {
   /** The documents the source's resources are read from. */
