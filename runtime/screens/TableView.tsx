@@ -27,7 +27,7 @@ import { createSelectionStore, DataGrid, useSelection, type GridColumn, type Gri
 import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
 import { filterQuery, filterSpec, fixedQuery, sortParam } from './filters.ts';
 import { RoutedScreenIdContext } from './routed-screen.ts';
-import { formatScalar, useYesNo, ValueView } from './format.tsx';
+import { formatScalar, hasOwnCell, useYesNo, ValueView } from './format.tsx';
 import { useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList, type ResolvedOption } from './options.ts';
 import { useListState, useViewportWidth } from './table/list-state.ts';
@@ -143,7 +143,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
           ellipsis: columnEllipsis(c),
           text: (r: GridRow) => formatScalar(pluck(r, c.field), fmt, options, yesNo),
           render:
-            c.render === 'tag' || c.render === 'image' || c.render === 'link' || c.render === 'html' || c.render === 'changes'
+            c.render === 'link' || hasOwnCell(c.render)
               ? (r: GridRow) => <ColumnCell column={c} row={r} options={options} ctx={ctx} host={host} lang={lang} />
               : undefined,
         };

@@ -21,6 +21,7 @@ import { notifyResourceChanged } from './data-events.ts';
 import { useActionFilter, useElementGate, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { SchemaIcon } from './icons.tsx';
 import { FormOverlayContext, type FormRequest } from './form-overlay.ts';
+import { actionHandler, type ActionEnv, type Feature } from './features.ts';
 
 export { FormOverlayContext, type FormRequest } from './form-overlay.ts';
 
@@ -53,77 +54,84 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
   const { modal, message } = AntApp.useApp();
   const openForm = useContext(FormOverlayContext);
   const { t } = useTranslation();
+  const env: ActionEnv = { scope, host, lang, t, navigate, data, openForm: openForm ?? undefined, modal, message };
 
-  const available = (action: Action): boolean => {
-    if (action.kind === 'navigate') return targetUrl(action, scope.ctx, host) !== null;
-    if (action.kind === 'openForm') return !!openForm && !!host.registry.screen(action.screen);
-    if (action.kind === 'call') return data.key({ registry: host.registry, source: callSource(action) }) !== null;
-    return !!scope.exportQuery;
-  };
-
-  const callSource = (action: CallAction): DataSource => ({ endpoint: action.endpoint, ctx: scope.ctx, screenResource: scope.resource });
-
-  const call = async (action: CallAction) => {
-    if (data.key({ registry: host.registry, source: callSource(action) }) === null) return;
-    let answer: string | undefined;
-    if (action.prompt) {
-      const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
-      const got = await askPrompt(modal, action.prompt, {
-        title: textOf(action.label, lang),
-        text: action.confirm ? formatText(action.confirm, lang, fields) : undefined,
-        lang,
-        okText: t('screens.confirm'),
-        cancelText: t('screens.cancel'),
-        requiredText: t('screens.prompt.required'),
-        invalidText: t('screens.prompt.invalid'),
-        danger: action.danger,
-      });
-      if (got === null) return;
-      answer = got;
-    } else if (action.confirm) {
-      const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
-      const ok = await modal.confirm({
-        title: textOf(action.label, lang),
-        content: formatText(action.confirm, lang, fields),
-        okText: t('screens.confirm'),
-        cancelText: t('screens.cancel'),
-        okButtonProps: { danger: action.danger },
-      });
-      if (!ok) return;
-    }
-    const body = action.body || action.prompt ? { ...resolveParams(action.body, scope.ctx), ...(action.prompt ? { [action.prompt.field]: answer } : {}) } : undefined;
-    try {
-      const env = await data.mutate({ registry: host.registry, source: callSource(action), body });
-      void message.success(action.success ? textOf(action.success, lang) : env.message || t('screens.done'));
-      const changed = 'operation' in action.endpoint ? (action.endpoint.resource ?? scope.resource) : scope.resource;
-      if (action.refresh !== false) {
-        scope.refresh?.();
-        notifyResourceChanged(changed);
-      }
-      for (const name of action.announces ?? []) if (name !== changed || action.refresh === false) notifyResourceChanged(name);
-    } catch (e) {
-      // The client has shown the catalogue's message already; only unexplained failures need one here.
-      if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));
-    }
-  };
-
+  // Each kind's handler comes from the feature registry (features.ts); an unknown kind is never offered.
+  const available = (action: Action): boolean => actionHandler(action.kind)?.available(action as never, env) ?? false;
   const run = async (action: Action) => {
-    switch (action.kind) {
-      case 'navigate': {
-        const url = targetUrl(action, scope.ctx, host);
-        if (url) navigate(url);
-        return;
-      }
-      case 'openForm':
-        openForm?.(formRequest(action, scope));
-        return;
-      case 'call':
-        return call(action);
-      case 'export':
-        return scope.exportQuery?.(action.formats[0]);
-    }
+    await actionHandler(action.kind)?.run(action as never, env);
   };
   return { run, available };
+}
+
+const callSource = (action: CallAction, scope: ActionScope): DataSource => ({ endpoint: action.endpoint, ctx: scope.ctx, screenResource: scope.resource });
+
+/** The handlers of the built-in action kinds, registered by the app (runtime/app/default-features.ts). */
+export const DEFAULT_ACTIONS: Feature['actions'] = {
+  navigate: {
+    available: (action, { scope, host }) => targetUrl(action, scope.ctx, host) !== null,
+    run: (action, { scope, host, navigate }) => {
+      const url = targetUrl(action, scope.ctx, host);
+      if (url) navigate(url);
+    },
+  },
+  openForm: {
+    available: (action, { host, openForm }) => !!openForm && !!host.registry.screen(action.screen),
+    run: (action, { scope, openForm }) => openForm?.(formRequest(action, scope)),
+  },
+  call: {
+    available: (action, { scope, host, data }) => data.key({ registry: host.registry, source: callSource(action, scope) }) !== null,
+    run: runCall,
+  },
+  export: {
+    available: (_action, { scope }) => !!scope.exportQuery,
+    run: (action, { scope }) => scope.exportQuery?.(action.formats[0]),
+  },
+};
+
+async function runCall(action: CallAction, env: ActionEnv): Promise<void> {
+  const { scope, host, lang, t, data, modal, message } = env;
+  if (data.key({ registry: host.registry, source: callSource(action, scope) }) === null) return;
+  let answer: string | undefined;
+  if (action.prompt) {
+    const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
+    const got = await askPrompt(modal, action.prompt, {
+      title: textOf(action.label, lang),
+      text: action.confirm ? formatText(action.confirm, lang, fields) : undefined,
+      lang,
+      okText: t('screens.confirm'),
+      cancelText: t('screens.cancel'),
+      requiredText: t('screens.prompt.required'),
+      invalidText: t('screens.prompt.invalid'),
+      danger: action.danger,
+    });
+    if (got === null) return;
+    answer = got;
+  } else if (action.confirm) {
+    const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
+    const ok = await modal.confirm({
+      title: textOf(action.label, lang),
+      content: formatText(action.confirm, lang, fields),
+      okText: t('screens.confirm'),
+      cancelText: t('screens.cancel'),
+      okButtonProps: { danger: action.danger },
+    });
+    if (!ok) return;
+  }
+  const body = action.body || action.prompt ? { ...resolveParams(action.body, scope.ctx), ...(action.prompt ? { [action.prompt.field]: answer } : {}) } : undefined;
+  try {
+    const reply = await data.mutate({ registry: host.registry, source: callSource(action, scope), body });
+    void message.success(action.success ? textOf(action.success, lang) : reply.message || t('screens.done'));
+    const changed = 'operation' in action.endpoint ? (action.endpoint.resource ?? scope.resource) : scope.resource;
+    if (action.refresh !== false) {
+      scope.refresh?.();
+      notifyResourceChanged(changed);
+    }
+    for (const name of action.announces ?? []) if (name !== changed || action.refresh === false) notifyResourceChanged(name);
+  } catch (e) {
+    // The client has shown the catalogue's message already; only unexplained failures need one here.
+    if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));
+  }
 }
 
 type ModalApi = ReturnType<typeof AntApp.useApp>['modal'];

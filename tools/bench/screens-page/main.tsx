@@ -16,6 +16,7 @@ import { AntdFrame } from '../../../runtime/shell/frame/antd-frame.tsx';
 import { ServicesContext } from '../../../runtime/services/context.ts';
 import { createConsoleServices, type ConsoleServices } from '../../../runtime/app/services.ts';
 import { createDataProvider } from '../../../runtime/app/data-provider.ts';
+import { registerDefaultFeatures } from '../../../runtime/app/default-features.ts';
 import { schemaScreenRoutes } from '../../../runtime/app/schema-screens.ts';
 import { createHttpClient, type Envelope } from '../../../runtime/http/client.ts';
 import { buildRouteTable } from '../../../runtime/routing/route-table.ts';
@@ -92,6 +93,7 @@ function when(root: Element, test: () => boolean): Promise<number> {
 }
 
 function services(pages: Map<number, string>): ConsoleServices {
+  registerDefaultFeatures();
   const base = createConsoleServices({ cookies: memoryStore({ language: 'zh', token: 'bench' }), local: memoryStore() });
   const http = createHttpClient({
     baseUrl: '',
