@@ -1,17 +1,23 @@
 /**
  * The services contract's data provider over the HTTP client: the only module that turns
- * what a renderer asks for (a document's endpoint reference, a resource operation) into a
- * method and a URL.
+ * what a renderer asks for (a document's endpoint reference, a resource operation, a
+ * dictionary) into a method and a URL (data-locator.ts). The locator comes with the
+ * screens (default-features.ts installs it): the login page, which creates the services,
+ * does not load the schema language's route helpers.
  */
 import type { HttpClient } from '../http/client.ts';
-import { resolveEndpoint, resourceOperation, type ResolvedEndpoint } from '../screens/endpoints.ts';
 import type { DataProvider, DataRequest } from '../services/contract.ts';
 
-function locate({ registry, source }: Pick<DataRequest, 'registry' | 'source'>): ResolvedEndpoint | null {
-  if ('endpoint' in source) return resolveEndpoint(source.endpoint, source.ctx, registry, source.screenResource);
-  if ('dictionary' in source) return { method: 'GET', url: `/api/dict/${encodeURIComponent(source.dictionary)}/items` };
-  const doc = registry.resource(source.resource);
-  return doc ? resourceOperation(doc, source.operation, source.id) : null;
+type Locate = typeof import('./data-locator.ts').locate;
+let installed: Locate | null = null;
+
+export function installDataLocator(locate: Locate): void {
+  installed = locate;
+}
+
+function locate(request: Pick<DataRequest, 'registry' | 'source'>) {
+  if (!installed) throw new Error('the data provider was asked before the screens loaded (registerDefaultFeatures)');
+  return installed(request);
 }
 
 export function createDataProvider(http: HttpClient): DataProvider {

@@ -1,17 +1,21 @@
 /**
- * The app registers the runtime's own screen kinds, action kinds and cell renders through
- * the same feature interface a business area uses (runtime/screens/features.ts).
+ * The app registers the runtime's screen kinds through the same feature interface a
+ * business area uses (runtime/screens/features.ts). The built-in action kinds and cell
+ * renders are registered by the modules that define them (actions.tsx, format.tsx) when
+ * they load, through the same call: a route loads only the renderers it shows (the
+ * dashboard loads neither; docs/architecture.md, "Bundle budget").
  */
-import { DEFAULT_ACTIONS } from '../screens/actions.tsx';
 import { registerFeature } from '../screens/features.ts';
-import { DEFAULT_RENDERS } from '../screens/format.tsx';
+import { locate } from './data-locator.ts';
+import { installDataLocator } from './data-provider.ts';
 import { DEFAULT_SCREENS } from '../screens/ScreenView.tsx';
 
 let registered = false;
 
-/** Once per page (the screens' routes call it before any screen renders). */
+/** Once per page (the screens' routes call it before any screen renders); also installs the data provider's locator. */
 export function registerDefaultFeatures(): void {
   if (registered) return;
   registered = true;
-  registerFeature({ screens: DEFAULT_SCREENS, actions: DEFAULT_ACTIONS, renders: DEFAULT_RENDERS });
+  registerFeature({ screens: DEFAULT_SCREENS });
+  installDataLocator(locate);
 }

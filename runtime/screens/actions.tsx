@@ -21,7 +21,7 @@ import { notifyResourceChanged } from './data-events.ts';
 import { useActionFilter, useElementGate, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { SchemaIcon } from './icons.tsx';
 import { FormOverlayContext, type FormRequest } from './form-overlay.ts';
-import { actionHandler, type ActionEnv, type Feature } from './features.ts';
+import { actionHandler, registerFeature, type ActionEnv, type Feature } from './features.ts';
 
 export { FormOverlayContext, type FormRequest } from './form-overlay.ts';
 
@@ -88,6 +88,7 @@ export const DEFAULT_ACTIONS: Feature['actions'] = {
     run: (action, { scope }) => scope.exportQuery?.(action.formats[0]),
   },
 };
+registerFeature({ actions: DEFAULT_ACTIONS });
 
 async function runCall(action: CallAction, env: ActionEnv): Promise<void> {
   const { scope, host, lang, t, data, modal, message } = env;

@@ -13,7 +13,7 @@ import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
 import { safeHtml } from './safe-html.ts';
 import { optionLabel, type ResolvedOption } from './options.ts';
 import { ChangesView, changesText, isChangeList } from './changes-view.tsx';
-import { cellRender, type CellRender } from './features.ts';
+import { cellRender, registerFeature, type CellRender } from './features.ts';
 
 export interface ValueFormat {
   render?: ColumnRender;
@@ -92,6 +92,7 @@ export const DEFAULT_RENDERS: Record<string, CellRender> = {
   text: {},
   enum: {},
 };
+registerFeature({ renders: DEFAULT_RENDERS });
 
 function TagCell({ value, options }: { value: unknown; options: ResolvedOption[] | null }) {
   const list = Array.isArray(value) ? value : [value];
