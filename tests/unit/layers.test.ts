@@ -57,4 +57,13 @@ describe('runtime layers', () => {
       .flatMap((f) => f.imports.filter((i) => (i.startsWith('widgets/') && i !== 'widgets/manifest.ts') || i.startsWith('product/')).map((i) => `${f.file} → ${i}`));
     expect(offenders).toEqual([]);
   });
+
+  it('widgets depend on the runtime\'s widget API and services contract only', () => {
+    const widgets = sourceFiles(join(ROOT, 'widgets')).map((f) => ({ file: relative(ROOT, f), imports: importsOf(f) }));
+    expect(widgets.map((w) => w.file)).toContain('widgets/manifest.ts');
+    const offenders = widgets.flatMap((w) =>
+      w.imports.filter((i) => i.startsWith('runtime/') && i !== 'runtime/widgets/api.ts' && !i.startsWith('runtime/services/')).map((i) => `${w.file} → ${i}`),
+    );
+    expect(offenders).toEqual([]);
+  });
 });
