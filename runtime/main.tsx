@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConsoleApp } from './app/ConsoleApp.tsx';
 import { applyDocumentLanguage, createConsoleServices } from './app/services.ts';
-import { preloadAntd } from './app/lazy-antd.tsx';
+import { preloadAntd } from './shell/frame/lazy-antd.tsx';
 import { preloadShell } from './shell/lazy-shell.tsx';
 
 const services = createConsoleServices();

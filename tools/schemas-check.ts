@@ -18,6 +18,7 @@ import { SCREEN_SCHEMA_ID } from '../runtime/schema/screen.ts';
 import { LANGS } from '../runtime/schema/texts.ts';
 import { escapePointerSegment, type SchemaProblem } from '../runtime/schema/validate.ts';
 import { WIDGET_NAMES } from '../runtime/schema/widget-names.ts';
+import { productProfile } from '../product/profile.ts';
 import { staleMetaValidators } from './meta-validators.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -158,7 +159,7 @@ export async function checkSchemas(opts: { root?: string; server?: boolean } = {
       servedFn = served(found.routes);
     }
   }
-  const reg = buildRegistry(docs, { widgetNames: WIDGET_NAMES, served: servedFn ?? 'resources-only' });
+  const reg = buildRegistry(docs, { widgetNames: WIDGET_NAMES, publicPaths: productProfile, served: servedFn ?? 'resources-only' });
   // A text the meta-schema already refused need not be reported twice.
   const refusedTexts = new Set(reg.problems.map((p) => `${p.file}\u0000${p.pointer.replace(/\/(zh|en|es)$/, '')}`));
   const texts = extra.filter((p) => !(p.message.startsWith('text lacks') && refusedTexts.has(`${p.file}\u0000${p.pointer}`)));

@@ -4,8 +4,8 @@ import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
 import { LOGIN_PATH, normalisePath, START_PATH } from '../routing/access.ts';
 import { AppRoutes } from '../shell/AppRoutes.tsx';
-import { ServicesContext, useServices } from './context.ts';
-import type { ScreenRoute } from './screens.ts';
+import { ServicesContext, useServices } from '../services/context.ts';
+import type { ScreenRoute } from '../shell/screen-route.ts';
 import type { ConsoleServices } from './services.ts';
 
 export interface ConsoleAppProps {

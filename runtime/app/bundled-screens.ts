@@ -11,7 +11,7 @@ import { bundledSource } from '../schema/bundled.ts';
 import { assembleRegistry, formatProblems, gatherDocuments, type SchemaRegistry } from '../schema/registry-core.ts';
 import { SCREEN_FORMAT_VERSION } from '../schema/screen.ts';
 import { schemaScreenRoutes } from './schema-screens.ts';
-import type { ScreenRoute } from './screens.ts';
+import type { ScreenRoute } from '../shell/screen-route.ts';
 
 export async function bundledRegistry(): Promise<SchemaRegistry> {
   const docs = await gatherDocuments([bundledSource]);

@@ -16,11 +16,13 @@ import { sectionRoots } from '../routing/section-roots.ts';
 import { PublicFrame } from '../screens/PublicFrame.tsx';
 import { BrokenScreenView, RoutedScreen } from '../screens/ScreenView.tsx';
 import { SectionRootRedirect } from '../screens/SectionRootRedirect.tsx';
-import type { ScreenRoute } from './screens.ts';
+import type { ScreenRoute } from '../shell/screen-route.ts';
+import { registerDefaultFeatures } from './default-features.ts';
 
 const INVALID_TITLE: I18nText = { zh: zh.screens.invalid.tab, en: en.screens.invalid.tab, es: es.screens.invalid.tab };
 
 export function schemaScreenRoutes(registry: SchemaRegistry): ScreenRoute[] {
+  registerDefaultFeatures();
   const out: ScreenRoute[] = [];
   const taken = new Set<string>();
   for (const { screen } of registry.screens.values()) {

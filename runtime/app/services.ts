@@ -1,35 +1,30 @@
 import { createStore } from 'jotai';
 import type { i18n as I18n } from 'i18next';
-import { createHttpClient, type HttpClient } from '../http/client.ts';
-import { createNotifierSlot, type NotifierSlot } from '../http/notifier-slot.ts';
+import { productProfile } from '../../product/profile.ts';
+import { createHttpClient } from '../http/client.ts';
+import { createNotifierSlot } from '../http/notifier-slot.ts';
 import { createI18n, currentLanguage } from '../i18n/i18n.ts';
-import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
+import { DEFAULT_LANGUAGE } from '../i18n/languages.ts';
 import { LOGIN_PATH } from '../routing/access.ts';
-import { createAuthApi, type AuthApi } from '../session/auth-api.ts';
+import type { ConsoleServices, Navigate, ProductProfile } from '../services/contract.ts';
+import { createAuthApi } from '../session/auth-api.ts';
+import { hiddenWithoutFarmAtom } from '../session/atoms.ts';
 import { browserCookies, browserLocalStorage, type KeyValueStore } from '../session/key-value.ts';
 import { SessionPersistence } from '../session/persistence.ts';
 import { Session } from '../session/session.ts';
+import { createAccessChecks } from './access.ts';
+import { createDataProvider } from './data-provider.ts';
 
-export type Navigate = (path: string) => void;
+export type { ConsoleServices, Navigate } from '../services/contract.ts';
 
-/** Everything the console shares outside React's tree: one instance per page. */
-export interface ConsoleServices {
-  store: ReturnType<typeof createStore>;
-  i18n: I18n;
-  persistence: SessionPersistence;
-  notifier: NotifierSlot;
-  http: HttpClient;
-  auth: AuthApi;
-  session: Session;
-  /** Router navigation once the router is mounted; a full page load before that. */
-  setNavigator(navigate: Navigate): () => void;
-  navigate: Navigate;
-  setLanguage(language: Language): Promise<void>;
-}
-
-export function createConsoleServices(env: { cookies?: KeyValueStore; local?: KeyValueStore; baseUrl?: string } = {}): ConsoleServices {
+/** The console's services (the contract of runtime/services/contract.ts), with the product's profile. */
+export function createConsoleServices(
+  env: { cookies?: KeyValueStore; local?: KeyValueStore; baseUrl?: string; profile?: ProductProfile } = {},
+): ConsoleServices {
   const persistence = new SessionPersistence(env.cookies ?? browserCookies(), env.local ?? browserLocalStorage());
   const store = createStore();
+  const profile = env.profile ?? productProfile;
+  store.set(hiddenWithoutFarmAtom, new Set(profile.menuCodesHiddenWithoutFarm));
   const i18n = createI18n(persistence.language ?? DEFAULT_LANGUAGE);
   const notifier = createNotifierSlot();
   let navigator: Navigate | null = null;
@@ -57,8 +52,11 @@ export function createConsoleServices(env: { cookies?: KeyValueStore; local?: Ke
     persistence,
     notifier,
     http,
+    data: createDataProvider(http),
+    access: createAccessChecks(store),
     auth,
     session,
+    profile,
     navigate,
     setNavigator(next) {
       navigator = next;

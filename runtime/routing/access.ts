@@ -3,10 +3,19 @@
  * token exists. The router's gate applies them before anything renders.
  */
 
-/** Reachable without a token. Compared case-insensitively, as the original router did. */
-export const PUBLIC_PATHS: readonly string[] = ['/login', '/startpage', '/auth-redirect', '/adminManagement'];
-/** Any path containing one of these is public too (articles readable before login). */
-export const PUBLIC_PATH_FRAGMENTS: readonly string[] = ['articleDetailBeforeLogin', 'searchArticleBeforeLogin'];
+/**
+ * Reachable without a token, whatever the product: the runtime's own pages. Compared
+ * case-insensitively, as the original router did. The product adds its own
+ * (ProductProfile.publicPaths and publicPathFragments).
+ */
+export const RUNTIME_PUBLIC_PATHS: readonly string[] = ['/login', '/startpage', '/auth-redirect'];
+
+/** The product's public paths (runtime/services/contract.ts, ProductProfile). */
+export interface PublicPaths {
+  publicPaths: readonly string[];
+  /** Any path containing one of these is public too. */
+  publicPathFragments: readonly string[];
+}
 
 export const LOGIN_PATH = '/login';
 export const START_PATH = '/startPage';
@@ -22,20 +31,20 @@ export function normalisePath(pathname: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
-export function isPublicPath(pathname: string): boolean {
+export function isPublicPath(pathname: string, product: PublicPaths): boolean {
   const path = normalisePath(pathname).toLowerCase();
-  if (PUBLIC_PATHS.some((p) => p.toLowerCase() === path)) return true;
-  return PUBLIC_PATH_FRAGMENTS.some((f) => pathname.includes(f));
+  if ([...RUNTIME_PUBLIC_PATHS, ...product.publicPaths].some((p) => p.toLowerCase() === path)) return true;
+  return product.publicPathFragments.some((f) => pathname.includes(f));
 }
 
-export function decideAccess(input: { pathname: string; search?: string; hasToken: boolean }): AccessDecision {
+export function decideAccess(input: { pathname: string; search?: string; hasToken: boolean; product: PublicPaths }): AccessDecision {
   const path = normalisePath(input.pathname);
   if (path === '/') return { kind: 'redirect', to: START_PATH };
   // The login page's own navigation and this rule must agree: the token is set before the
   // router has moved off /login, and a rule that sent the render in between to the
   // dashboard overrode the redirect target (issue 10, item 5).
   if (input.hasToken && path.toLowerCase() === LOGIN_PATH) return { kind: 'redirect', to: afterLoginTarget(input.search ?? '') };
-  if (isPublicPath(path)) return { kind: 'allow' };
+  if (isPublicPath(path, input.product)) return { kind: 'allow' };
   if (!input.hasToken) return { kind: 'redirect', to: loginUrl(input.pathname + (input.search ?? '')) };
   return { kind: 'allow' };
 }

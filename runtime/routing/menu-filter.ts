@@ -37,12 +37,9 @@ function sortBySortDesc<T extends MenuNode>(entries: T[]): T[] {
 }
 
 /**
- * Spec section 4: with the local haveFarm flag at '0' the land management and planting
- * management entries are hidden. The original named them by their Chinese titles; here
- * they are named by their authority codes, which do not change with the language.
+ * Spec section 4: with the local haveFarm flag at '0' some entries are hidden; which ones
+ * is a product rule (ProductProfile.menuCodesHiddenWithoutFarm).
  */
-export const CODES_HIDDEN_WITHOUT_FARM: ReadonlySet<string> = new Set(['landManagement', 'plantManagement']);
-
-export function excludedByHaveFarm(haveFarm: string | undefined): ReadonlySet<string> {
-  return haveFarm === '0' ? CODES_HIDDEN_WITHOUT_FARM : new Set();
+export function excludedByHaveFarm(haveFarm: string | undefined, hiddenWithoutFarm: ReadonlySet<string>): ReadonlySet<string> {
+  return haveFarm === '0' ? hiddenWithoutFarm : new Set();
 }

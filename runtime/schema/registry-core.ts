@@ -90,6 +90,7 @@ export interface RegistryOptions {
   /** Run the rules across documents (default true). */
   lint?: boolean;
   widgetNames?: readonly string[];
+  publicPaths?: LintInput['publicPaths'];
   served?: LintInput['served'];
 }
 
@@ -281,6 +282,7 @@ export function assembleRegistry(docs: (SourceDocument & { source: string })[], 
         resources: new Map([...reg.resources].map(([n, r]) => [n, r.doc])),
         menus: reg.menus?.doc ?? null,
         widgetNames: opts.widgetNames ?? checks!.widgetNames,
+        publicPaths: opts.publicPaths,
         served: opts.served,
         invalidResources,
       })

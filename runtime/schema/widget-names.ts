@@ -1,7 +1,8 @@
 /**
- * Names of the bespoke widgets registered with the runtime's widget API. A `widget`
- * screen may name only these; schemas:check refuses any other. The runtime's widget
- * registry registers exactly this list (a widget added there is added here first).
+ * Names of the bespoke widgets of the product's manifest (widgets/manifest.ts), for the
+ * meta-schema and schemas:check, which refuse any other name in a `widget` screen. React-
+ * and product-free like the rest of the schema language; tests/unit/widget-manifest.test.ts
+ * holds it equal to the manifest's names (a widget added there is added here too).
  */
 export const WIDGET_NAMES = ['map', 'equipmentControl', 'plantingTimeline'] as const;
 export type WidgetName = (typeof WIDGET_NAMES)[number];

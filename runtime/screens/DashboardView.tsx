@@ -7,41 +7,25 @@ import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../app/context.ts';
-import { isHttpError } from '../http/errors.ts';
+import type { DataSource } from '../services/contract.ts';
 import { valueAt } from '../schema/conditions.ts';
 import type { ChartBlock, DashboardScreen, EndpointRef, StatBlock } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
-import { resolveEndpoint } from './endpoints.ts';
 import { useLang, useScreenHost } from './host.ts';
 import { formatDuration, formatSize, type DurationUnit, type SizeUnit } from '../format/duration.ts';
 import { SchemaIcon } from './icons.tsx';
+import { useResourceQuery } from './use-resource-query.ts';
 
 echarts.use([LineChart, BarChart, PieChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
 
 function useEndpointData(ref: EndpointRef): { data: unknown; failure: string | null; loading: boolean } {
   const host = useScreenHost();
-  const { http } = useServices();
-  const [state, setState] = useState<{ data: unknown; failure: string | null; loading: boolean }>({ data: undefined, failure: null, loading: true });
   const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
-  useEffect(() => {
-    let live = true;
-    const ep = resolveEndpoint(ref, ctx, host.registry, undefined);
-    if (!ep) {
-      setState({ data: undefined, failure: null, loading: false });
-      return;
-    }
-    http
-      .request({ method: ep.method, url: ep.url })
-      .then((env) => live && setState({ data: env.data, failure: null, loading: false }))
-      .catch((e: unknown) => live && setState({ data: undefined, failure: isHttpError(e) ? (e.serverMessage ?? e.message) : String(e), loading: false }));
-    return () => {
-      live = false;
-    };
-  }, [ref, ctx, host.registry, http]);
-  return state;
+  const source = useMemo<DataSource>(() => ({ endpoint: ref, ctx }), [ref, ctx]);
+  const { data, failure, loading } = useResourceQuery(source);
+  return { data, failure, loading };
 }
 
 export function DashboardView({ screen }: { screen: DashboardScreen }) {

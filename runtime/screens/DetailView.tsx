@@ -3,24 +3,22 @@
  * actions, and related lists as child tables filtered by the record.
  */
 import { Button, Card, Descriptions, Flex, Result, Skeleton } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
-import { isHttpError } from '../http/errors.ts';
+import type { DataSource } from '../services/contract.ts';
 import { evaluate } from '../schema/conditions.ts';
 import type { DetailScreen, RelatedList } from '../schema/screen.ts';
 import { textOf } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
-import { onResourceChanged } from './data-events.ts';
-import { resolveEndpoint, resourceOperation } from './endpoints.ts';
 import { fieldTitle } from './form-schema.ts';
 import { ValueView } from './format.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList } from './options.ts';
 import { TableView } from './TableView.tsx';
 import { useReportRecord } from './record-report.ts';
+import { useResourceQuery } from './use-resource-query.ts';
 
 type Data = Record<string, unknown>;
 
@@ -28,38 +26,18 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
   const host = useScreenHost();
   const lang = useLang();
   const { t } = useTranslation();
-  const { http } = useServices();
   const doc = screen.resource ? host.registry.resource(screen.resource) : undefined;
   const id = host.params[screen.idParam ?? 'id'];
-  const [record, setRecord] = useState<Data | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [reloads, setReloads] = useState(0);
   const baseCtx = useMemo<ValueContext>(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
-
-  useEffect(() => {
-    if (!screen.resource) return;
-    return onResourceChanged((r) => r === screen.resource && setReloads((n) => n + 1));
-  }, [screen.resource]);
-
-  useEffect(() => {
-    let live = true;
-    const ep = screen.load ? resolveEndpoint(screen.load, baseCtx, host.registry, screen.resource) : doc && id ? resourceOperation(doc, 'read', id) : null;
-    if (!ep) {
-      setFailure(t('screens.form.noRecord'));
-      return;
-    }
-    http
-      .request<Data>({ method: ep.method, url: ep.url })
-      .then((env) => {
-        if (!live) return;
-        setRecord(env.data ?? {});
-        setFailure(null);
-      })
-      .catch((e: unknown) => live && setFailure(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e)));
-    return () => {
-      live = false;
-    };
-  }, [screen.load, screen.resource, baseCtx, host.registry, doc, id, http, t, reloads]);
+  const source = useMemo<DataSource | null>(
+    () => (screen.load ? { endpoint: screen.load, ctx: baseCtx, screenResource: screen.resource } : screen.resource && id ? { resource: screen.resource, operation: 'read', id } : null),
+    [screen.load, screen.resource, baseCtx, id],
+  );
+  const loaded = useResourceQuery<Data | null>(source, { refreshOn: screen.resource });
+  const reload = loaded.refresh;
+  // A record comes back as the reply's data; an empty reply is an empty record.
+  const record = useMemo(() => (loaded.data === undefined ? null : (loaded.data ?? {})), [loaded.data]);
+  const failure = !source || loaded.unresolvable ? t('screens.form.noRecord') : loaded.failure;
 
   useReportRecord(record);
   const fields = useMemo(() => screen.sections.flatMap((s) => s.fields), [screen.sections]);
@@ -70,13 +48,13 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
   );
 
   if (failure)
-    return <Result status="warning" title={t('screens.form.loadFailed')} subTitle={failure} extra={<Button onClick={() => setReloads((n) => n + 1)}>{t('screens.retry')}</Button>} />;
+    return <Result status="warning" title={t('screens.form.loadFailed')} subTitle={failure} extra={<Button onClick={reload}>{t('screens.retry')}</Button>} />;
   if (!record) return <Skeleton active paragraph={{ rows: 8 }} />;
 
   let index = 0;
   return (
     <Flex vertical gap={16}>
-      <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: () => setReloads((n) => n + 1) }} data={record} />
+      <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: reload }} data={record} />
       {screen.sections.map((s, si) => (
         <Card key={si} size="small" title={s.title ? textOf(s.title, lang) : undefined}>
           <Descriptions

@@ -15,7 +15,8 @@ import { englishStringTranslator, TranslatableString, type ErrorSchema, type Fie
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
+import type { DataSource } from '../services/contract.ts';
+import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
 import { localizeErrors } from '../schema/messages.ts';
@@ -23,13 +24,13 @@ import type { Lang } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
 import { notifyResourceChanged } from './data-events.ts';
-import { resolveEndpoint, resourceOperation } from './endpoints.ts';
 import { buildForm, conditionsKey, crossFieldErrors, enumeratedFields, formModel, mergeErrorSchemas, serverErrors, submitBody, typedInitial } from './form-schema.ts';
 import { formWidgets, SectionsTemplate, type FormContext } from './form-widgets.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { useLeaveGuard } from './leave-guard.ts';
 import { useOptionsList } from './options.ts';
 import { useReportRecord } from './record-report.ts';
+import { useResourceQuery } from './use-resource-query.ts';
 import { ReadView, readSections } from './ReadView.tsx';
 
 /** Modes shown as descriptions (ReadView) rather than as a form. */
@@ -90,7 +91,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const host = useScreenHost();
   const lang = useLang();
   const { t } = useTranslation();
-  const { http } = useServices();
+  const { data: dataProvider } = useServices();
   const { message } = AntApp.useApp();
   const navigate = useNavigate();
   const doc = screen.resource ? host.registry.resource(screen.resource) : undefined;
@@ -98,50 +99,40 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const model = useMemo(() => formModel(screen, doc), [screen, doc]);
 
   const [loaded, setLoaded] = useState<Data | null>(null);
-  const [loading, setLoading] = useState(mode !== 'add');
-  const [loadFailure, setLoadFailure] = useState<string | null>(null);
   const start = useMemo(() => typedInitial(initial, model?.record.properties), [initial, model]);
   const [data, setData] = useState<Data>(() => ({ ...start }));
   const [baseline, setBaseline] = useState<string>(() => JSON.stringify({ ...start }));
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
   const [otherErrors, setOtherErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
-  const [reloads, setReloads] = useState(0);
 
   const ctxBase = useMemo<ValueContext>(() => ({ route: { ...host.params, [screen.idParam ?? 'id']: id }, query: host.query }), [host.params, host.query, screen.idParam, id]);
 
-  useEffect(() => {
-    if (mode === 'add' || !model) return;
-    let live = true;
-    setLoading(true);
-    const ep = screen.endpoints?.load ? resolveEndpoint(screen.endpoints.load, ctxBase, host.registry, screen.resource) : doc ? resourceOperation(doc, 'read', id) : null;
-    if (!ep || !id) {
-      setLoadFailure(t('screens.form.noRecord'));
-      setLoading(false);
-      return;
-    }
-    http
-      .request<Data>({ method: ep.method, url: ep.url })
-      .then((env) => {
-        if (!live) return;
-        const record = env.data ?? {};
-        setLoaded(record);
-        const own: Data = {};
-        const sources = new Map(screen.sections.flatMap((s) => s.fields.filter((f) => f.source).map((f) => [f.field, f.source!] as const)));
-        for (const k of Object.keys(model.record.properties)) {
-          const v = sources.has(k) ? pluck(record, sources.get(k)!) : record[k];
-          if (v !== undefined && v !== null) own[k] = v;
-        }
-        setData(own);
-        setBaseline(JSON.stringify(own));
-        setLoadFailure(null);
-      })
-      .catch((e: unknown) => live && setLoadFailure(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e)))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [mode, doc, model, id, screen.endpoints, screen.resource, screen.sections, ctxBase, host.registry, http, t, reloads]);
+  const recordSource = useMemo<DataSource | null>(() => {
+    if (mode === 'add' || !model) return null;
+    if (screen.endpoints?.load) return { endpoint: screen.endpoints.load, ctx: ctxBase, screenResource: screen.resource };
+    return doc ? { resource: doc.name, operation: 'read', id } : null;
+  }, [mode, model, screen.endpoints, screen.resource, ctxBase, doc, id]);
+  const recordQuery = useResourceQuery<Data | null>(id ? recordSource : null, {
+    initiallyLoading: mode !== 'add',
+    onData: (reply) => {
+      const record = reply ?? {};
+      setLoaded(record);
+      const own: Data = {};
+      const sources = new Map(screen.sections.flatMap((s) => s.fields.filter((f) => f.source).map((f) => [f.field, f.source!] as const)));
+      for (const k of Object.keys(model!.record.properties)) {
+        const v = sources.has(k) ? pluck(record, sources.get(k)!) : record[k];
+        if (v !== undefined && v !== null) own[k] = v;
+      }
+      setData(own);
+      setBaseline(JSON.stringify(own));
+    },
+  });
+  const reload = recordQuery.refresh;
+  const loading = recordQuery.loading;
+  // A record that cannot be named (no id, an endpoint missing a parameter) is not asked for.
+  const noRecord = mode !== 'add' && !!model && (!recordSource || !id || recordQuery.unresolvable);
+  const loadFailure = noRecord ? t('screens.form.noRecord') : recordQuery.failure;
 
   useReportRecord(loaded);
   const enumerated = useMemo(() => enumeratedFields(screen, model), [screen, model]);
@@ -191,7 +182,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         status="warning"
         title={t('screens.form.loadFailed')}
         subTitle={loadFailure}
-        extra={<Button onClick={() => setReloads((n) => n + 1)}>{t('screens.retry')}</Button>}
+        extra={<Button onClick={reload}>{t('screens.retry')}</Button>}
       />
     );
 
@@ -201,7 +192,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
       <Flex vertical gap={16}>
         <ReadView sections={readSections(screen, model, data, lang, choices)} lang={lang} />
         <Flex justify="space-between" wrap gap={8}>
-          <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: () => setReloads((n) => n + 1) }} data={loaded ?? data} />
+          <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: reload }} data={loaded ?? data} />
           <Button onClick={() => onDone(false)}>{t('screens.form.back')}</Button>
         </Flex>
       </Flex>
@@ -211,25 +202,26 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
     // A broken cross-field rule is already shown on its field; the server would refuse it alike.
     if (crossFieldErrors(model, built.fields, formData, lang).length) return;
     const body = submitBody(built.fields, formData, mode, loaded);
-    const ep =
+    const target: DataSource | null =
       mode === 'add'
         ? screen.endpoints?.create
-          ? resolveEndpoint(screen.endpoints.create, ctx, host.registry, screen.resource)
+          ? { endpoint: screen.endpoints.create, ctx, screenResource: screen.resource }
           : doc
-            ? resourceOperation(doc, 'create')
+            ? { resource: doc.name, operation: 'create' }
             : null
         : screen.endpoints?.update
-          ? resolveEndpoint(screen.endpoints.update, ctx, host.registry, screen.resource)
+          ? { endpoint: screen.endpoints.update, ctx, screenResource: screen.resource }
           : doc
-            ? resourceOperation(doc, 'update', id)
+            ? { resource: doc.name, operation: 'update', id }
             : null;
+    const ep = target && dataProvider.key({ registry: host.registry, source: target }) ? target : null;
     if (!ep) return;
     for (const check of submitChecks.current) if (!(await check())) return;
     setSaving(true);
     setExtraErrors(undefined);
     setOtherErrors([]);
     try {
-      const env = await http.request<Data>({ method: ep.method, url: ep.url, body });
+      const env = await dataProvider.mutate<Data>({ registry: host.registry, source: ep, body });
       notifyResourceChanged(doc?.name);
       for (const name of screen.announces ?? []) if (name !== doc?.name) notifyResourceChanged(name);
       void message.success(t('screens.form.saved'));
@@ -237,7 +229,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
       guard.allowNextLeave();
       const after = screen.afterSubmit ?? 'back';
       if (after === 'stay') {
-        if (mode === 'edit') setReloads((n) => n + 1);
+        if (mode === 'edit') reload();
         else onDone(true);
       } else if (after === 'back') onDone(true);
       else {
@@ -281,7 +273,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
       >
         {/* Sticky: save and cancel stay in reach at the bottom of a long form, in a drawer or a page. */}
         <Flex justify="space-between" wrap gap={8} className="form-footer" style={{ marginTop: 16, position: 'sticky', bottom: 0, zIndex: 3, padding: '12px 0', background: token.colorBgElevated, borderTop: `1px solid ${token.colorBorderSecondary}` }}>
-          <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: () => setReloads((n) => n + 1) }} data={loaded ?? data} />
+          <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: reload }} data={loaded ?? data} />
           <Space>
             <Button onClick={() => onDone(false)}>{mode === 'show' ? t('screens.form.back') : t('screens.cancel')}</Button>
             {mode !== 'show' ? (

@@ -9,13 +9,14 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type React
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { BrokenScreen, SchemaRegistry } from '../schema/registry.ts';
-import { formModeOf, type FormScreen, type PageScreen, type Screen } from '../schema/screen.ts';
+import { formModeOf, type FormScreen, type PageScreen, type Screen, type TableScreen } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
 import { tabKey } from '../shell/tabs/tab-list.ts';
 import { resolveParams } from '../schema/values.ts';
 import { ErrorPanel, ScreenProblem } from './ErrorPanel.tsx';
 import { FormOverlayContext, formTitle, type FormRequest } from './form-overlay.ts';
 import { ScreenHostContext, useLang, useScreenHost, type ScreenHost } from './host.ts';
+import { screenRenderer, type Feature } from './features.ts';
 import { lazyView } from './lazy-view.ts';
 import { RoutedScreenIdContext } from './routed-screen.ts';
 import { RecordReportContext } from './record-report.ts';
@@ -58,29 +59,38 @@ export function ScreenBody({ screen }: { screen: Screen }) {
 }
 
 function ScreenKind({ screen }: { screen: Screen }) {
+  const { t } = useTranslation();
+  const Renderer = screenRenderer(screen.kind);
+  if (!Renderer) return <ScreenProblem title={t('screens.unknownKind', { kind: screen.kind })} />;
+  return <Renderer screen={screen as never} />;
+}
+
+function TableScreenView({ screen }: { screen: TableScreen }) {
+  const host = useScreenHost();
+  const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
+  return <TableView id={screen.id} parts={screen} resource={screen.resource} endpoint={screen.endpoint} title={screen.title} ctx={ctx} />;
+}
+
+function FormScreenView({ screen }: { screen: FormScreen }) {
   const host = useScreenHost();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
-  switch (screen.kind) {
-    case 'table':
-      return <TableView id={screen.id} parts={screen} resource={screen.resource} endpoint={screen.endpoint} title={screen.title} ctx={ctx} />;
-    case 'form': {
-      const mode = formModeOf(screen, host.params);
-      if (!mode) return <ScreenProblem title={t('screens.form.badMode', { mode: host.params[screen.modeParam ?? 'operate'] ?? '' })} />;
-      const initial = mode === 'add' && screen.initial ? resolveParams(screen.initial, ctx) : undefined;
-      return <FormView screen={screen} mode={mode} id={host.params[screen.idParam ?? 'id']} initial={initial} onDone={() => goBack(navigate, host.routePattern)} />;
-    }
-    case 'detail':
-      return <DetailView screen={screen} />;
-    case 'page':
-      return <PageView screen={screen} />;
-    case 'dashboard':
-      return <DashboardView screen={screen} />;
-    case 'widget':
-      return <WidgetHost screen={screen} />;
-  }
+  const mode = formModeOf(screen, host.params);
+  if (!mode) return <ScreenProblem title={t('screens.form.badMode', { mode: host.params[screen.modeParam ?? 'operate'] ?? '' })} />;
+  const initial = mode === 'add' && screen.initial ? resolveParams(screen.initial, ctx) : undefined;
+  return <FormView screen={screen} mode={mode} id={host.params[screen.idParam ?? 'id']} initial={initial} onDone={() => goBack(navigate, host.routePattern)} />;
 }
+
+/** The renderers of the six screen kinds, registered by the app (runtime/app/default-features.ts). */
+export const DEFAULT_SCREENS: Feature['screens'] = {
+  table: TableScreenView,
+  form: FormScreenView,
+  detail: DetailView,
+  page: PageView,
+  dashboard: DashboardView,
+  widget: WidgetHost,
+};
 
 /** History back when the console has somewhere to go back to, else the section's root. */
 function goBack(navigate: ReturnType<typeof useNavigate>, pattern: string | undefined): void {

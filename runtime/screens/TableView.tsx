@@ -1,37 +1,39 @@
 /**
  * A list bound to a resource (or to a page endpoint): the search form generated from the
- * filters, the toolbar, batch actions over the selection, the grid with sorting, column
- * visibility and row actions, server paging (`pageIndex` from 1, `pageSize`), export of
- * the current query, and empty, loading and error states. Used by table screens and by
- * the related lists of detail screens.
+ * filters (table/search-form.tsx), the toolbar, batch actions over the selection, the grid
+ * with sorting, column visibility and row actions, a tree's first column
+ * (table/tree-column.tsx), server paging (`pageIndex` from 1, `pageSize`), export of the
+ * current query, and empty, loading and error states. The rows come through the query
+ * hook (use-resource-query.ts). Used by table screens and by the related lists of detail
+ * screens.
  */
-import { CaretDownOutlined, CaretRightOutlined, SettingOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
-import { Alert, App as AntApp, Button, Checkbox, Col, Flex, Form, Input, InputNumber, Pagination, Popover, Row, Select, Space, Typography } from 'antd';
-import type { SortingState, VisibilityState } from '@tanstack/react-table';
-import { useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { Alert, App as AntApp, Button, Checkbox, Flex, Form, Pagination, Popover, Space, Typography } from 'antd';
+import type { VisibilityState } from '@tanstack/react-table';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
+import { Link } from 'react-router-dom';
 import { isHttpError } from '../http/errors.ts';
 import type { QueryValue } from '../http/client.ts';
 import { valueAt } from '../schema/conditions.ts';
 import type { Column, EndpointRef, ExportFormat, TableParts } from '../schema/screen.ts';
 import { textOf, type I18nText, type Lang } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
+import type { DataSource } from '../services/contract.ts';
+import { useServices } from '../services/context.ts';
 import { ActionButtons, ROW_INLINE_ACTIONS, targetUrl, type ActionScope } from './actions.tsx';
 import { actionsWidth, columnEllipsis, columnWidth, hiddenByWidth } from './column-layout.ts';
 import { createSelectionStore, DataGrid, useSelection, type GridColumn, type GridRow, type SelectionStore } from './DataGrid.tsx';
-import { onResourceChanged } from './data-events.ts';
-import { resolveEndpoint } from './endpoints.ts';
 import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
-import { filterQuery, filterSpec, fixedQuery, initialFilterValues, sortParam, type FilterSpec } from './filters.ts';
-import { readListState, writeListState, type ListState } from './list-url.ts';
+import { filterQuery, filterSpec, fixedQuery, sortParam } from './filters.ts';
 import { RoutedScreenIdContext } from './routed-screen.ts';
-import { formatScalar, useYesNo, ValueView } from './format.tsx';
+import { formatScalar, hasOwnCell, useYesNo, ValueView } from './format.tsx';
 import { useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { fieldSchemaOf, useOptionsList, type ResolvedOption } from './options.ts';
-import { flattenTree } from './tree-rows.ts';
-import { LazyDatePicker, LazyRangePicker } from './lazy-date-pickers.tsx';
+import { useListState, useViewportWidth } from './table/list-state.ts';
+import { SearchForm } from './table/search-form.tsx';
+import { useTreeColumn } from './table/tree-column.tsx';
+import { useResourceQuery } from './use-resource-query.ts';
 
 export interface TableViewProps {
   /** Names the search form, so that its field ids are unique among the screens kept alive. */
@@ -51,7 +53,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   const host = useScreenHost();
   const lang = useLang();
   const { t } = useTranslation();
-  const { http } = useServices();
+  const { data } = useServices();
   const { message } = AntApp.useApp();
   const yesNo = useYesNo();
   const doc = resource ? host.registry.resource(resource) : undefined;
@@ -82,61 +84,41 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   const visibility = useMemo<VisibilityState>(() => ({ ...Object.fromEntries([...autoHidden].map((f) => [f, false])), ...chosen }), [autoHidden, chosen]);
   // The selection lives outside React state: a row re-renders alone when it is (de)selected.
   const [selection] = useState(createSelectionStore);
-  const [page, setPage] = useState<PageReply | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [reloads, setReloads] = useState(0);
   const [exporting, setExporting] = useState(false);
   // An endpoint answering a plain array (a tree, a short list) has no pages.
   const [unpaged, setUnpaged] = useState(false);
-  // Tree branches the user toggled away from the default (expanded unless tree.expanded is false).
-  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
 
   const fixed = useMemo(() => fixedQuery(parts.fixedFilters, ctx), [parts.fixedFilters, ctx]);
-  const source = useMemo(() => {
+  const source = useMemo<DataSource | null>(() => {
     const ref: EndpointRef | undefined = endpoint ?? (resource ? { operation: 'page', resource } : undefined);
-    return ref ? resolveEndpoint(ref, ctx, host.registry, resource) : null;
-  }, [endpoint, resource, ctx, host.registry]);
+    return ref ? { endpoint: ref, ctx, screenResource: resource } : null;
+  }, [endpoint, resource, ctx]);
 
   const query = useMemo<Record<string, QueryValue> | null>(() => {
     if (!fixed) return null;
     return { ...applied, ...fixed, sort: sortParam(sorting) ?? parts.defaultSort };
   }, [applied, fixed, sorting, parts.defaultSort]);
 
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
-
-  useEffect(() => {
-    if (!resource) return;
-    return onResourceChanged((r) => r === resource && reload());
-  }, [resource, reload]);
-
-  const seq = useRef(0);
-  useEffect(() => {
-    if (!source || !query) {
-      setLoading(false);
-      setPage({ rows: [], total: 0, pageIndex: 1, pageSize });
-      return;
-    }
-    const mine = ++seq.current;
-    setLoading(true);
-    http
-      .get<PageReply>(source.url, parts.paged === false ? query : { ...query, pageIndex, pageSize })
-      .then((env) => {
-        if (mine !== seq.current) return;
-        const data = env.data as PageReply | PageReply['rows'];
-        setUnpaged(Array.isArray(data));
-        setPage(Array.isArray(data) ? { rows: data, total: data.length, pageIndex: 1, pageSize: data.length } : data);
-        setFailure(null);
-        // A selection refers to rows of the page it was made on.
-        selection.set({});
-      })
-      .catch((e: unknown) => {
-        if (mine !== seq.current) return;
-        setFailure(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e));
-        setPage(null);
-      })
-      .finally(() => mine === seq.current && setLoading(false));
-  }, [source, query, pageIndex, pageSize, reloads, http, parts.paged]);
+  const rowsQuery = useResourceQuery<PageReply | PageReply['rows']>(query ? source : null, {
+    params: query && (parts.paged === false ? query : { ...query, pageIndex, pageSize }),
+    refreshOn: resource,
+    initiallyLoading: true,
+    onData: (reply) => {
+      setUnpaged(Array.isArray(reply));
+      // A selection refers to rows of the page it was made on.
+      selection.set({});
+    },
+  });
+  const reload = rowsQuery.refresh;
+  const failure = rowsQuery.failure;
+  const loading = rowsQuery.loading;
+  const page = useMemo<PageReply | null>(() => {
+    // Nothing to ask (a fixed filter without its value, an endpoint missing a parameter): an empty list.
+    if (!query || !source || rowsQuery.unresolvable) return { rows: [], total: 0, pageIndex: 1, pageSize };
+    const reply = rowsQuery.data;
+    if (reply === undefined) return null;
+    return Array.isArray(reply) ? { rows: reply, total: reply.length, pageIndex: 1, pageSize: reply.length } : reply;
+  }, [query, source, rowsQuery.unresolvable, rowsQuery.data, pageSize]);
 
   // Column labels: one options request per enumerated column.
   const optionSources = useMemo(() => parts.columns.map((c) => ({ e: c as Column, prop: fieldSchemaOf(doc, c.field) })), [parts.columns, doc]);
@@ -161,7 +143,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
           ellipsis: columnEllipsis(c),
           text: (r: GridRow) => formatScalar(pluck(r, c.field), fmt, options, yesNo),
           render:
-            c.render === 'tag' || c.render === 'image' || c.render === 'link' || c.render === 'html' || c.render === 'changes'
+            c.render === 'link' || hasOwnCell(c.render)
               ? (r: GridRow) => <ColumnCell column={c} row={r} options={options} ctx={ctx} host={host} lang={lang} />
               : undefined,
         };
@@ -171,48 +153,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
 
   const selectionMode = parts.selection ?? (parts.batchActions?.length ? 'multiple' : 'none');
   const pageRows = page?.rows ?? [];
-  const tree = useMemo(() => {
-    if (!parts.tree) return null;
-    const all = flattenTree(pageRows, parts.tree, rowKey, new Set());
-    const collapsed = parts.tree.expanded === false ? new Set(all.branches.filter((b) => !toggled.has(b))) : toggled;
-    return flattenTree(pageRows, parts.tree, rowKey, collapsed);
-  }, [parts.tree, pageRows, rowKey, toggled]);
-  const rows = tree ? tree.rows : pageRows;
-  const shownColumns = useMemo<GridColumn[]>(() => {
-    if (!tree || !gridColumns.length) return gridColumns;
-    const [first, ...rest] = gridColumns;
-    const isExpanded = (key: string) => (parts.tree?.expanded === false ? toggled.has(key) : !toggled.has(key));
-    const toggle = (key: string) =>
-      setToggled((prev) => {
-        const next = new Set(prev);
-        if (next.has(key)) next.delete(key);
-        else next.add(key);
-        return next;
-      });
-    const cell = (r: GridRow) => {
-      const key = rowKey(r);
-      const info = tree.info.get(key) ?? { depth: 0, hasChildren: false };
-      const open = isExpanded(key);
-      return (
-        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4, paddingLeft: info.depth * 20 }}>
-          {info.hasChildren ? (
-            <Button
-              type="text"
-              size="small"
-              aria-expanded={open}
-              aria-label={t(open ? 'screens.table.collapse' : 'screens.table.expand')}
-              icon={open ? <CaretDownOutlined /> : <CaretRightOutlined />}
-              onClick={() => toggle(key)}
-            />
-          ) : (
-            <span style={{ display: 'inline-block', width: 24 }} />
-          )}
-          {first.render ? first.render(r) : first.text(r)}
-        </span>
-      );
-    };
-    return [{ ...first, render: cell }, ...rest];
-  }, [tree, gridColumns, rowKey, toggled, parts.tree, t]);
+  const { rows, columns: shownColumns } = useTreeColumn(parts.tree, pageRows, rowKey, gridColumns);
 
   const exportQuery = useCallback(
     async (format: ExportFormat) => {
@@ -221,7 +162,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
       const maxRows = action?.kind === 'export' ? action.maxRows : undefined;
       setExporting(true);
       try {
-        const all = await fetchAllRows(http, source.url, query, maxRows);
+        const all = await fetchAllRows((params) => data.query<PageReply>({ registry: host.registry, source, params }), query, maxRows);
         const visibleCols = gridColumns.filter((c) => visibility[c.id] !== false);
         const name = action?.kind === 'export' && action.fileName ? textOf(action.fileName, lang) : textOf(title, lang);
         download(await exportBlob(format, visibleCols, all.rows), safeFileName(name, format));
@@ -232,7 +173,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
         setExporting(false);
       }
     },
-    [source, query, parts.toolbar, http, gridColumns, visibility, lang, title, message, t],
+    [source, query, parts.toolbar, data, host.registry, gridColumns, visibility, lang, title, message, t],
   );
 
   const baseScope: ActionScope = { ctx, resource, refresh: reload, exportQuery };
@@ -249,41 +190,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
 
   return (
     <Flex vertical gap={12}>
-      {specs.length ? (
-        <Form
-          form={form}
-          name={`search-${id}`}
-          layout="vertical"
-          initialValues={list.values}
-          onFinish={search}
-          role="search"
-          aria-label={t('screens.table.searchForm')}
-        >
-          <Row gutter={16}>
-            {specs.map((s) => (
-              <Col key={s.filter.field} xs={24} sm={12} md={8} xl={6}>
-                <FilterField spec={s} ctx={ctx} />
-              </Col>
-            ))}
-            <Col xs={24} sm={12} md={8} xl={6} style={{ display: 'flex', alignItems: 'flex-end', paddingBottom: 24 }}>
-              <Space>
-                <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                  {t('screens.table.search')}
-                </Button>
-                <Button
-                  icon={<UndoOutlined />}
-                  onClick={() => {
-                    form.resetFields();
-                    search(initialFilterValues(specs));
-                  }}
-                >
-                  {t('screens.table.reset')}
-                </Button>
-              </Space>
-            </Col>
-          </Row>
-        </Form>
-      ) : null}
+      {specs.length ? <SearchForm id={id} form={form} specs={specs} initialValues={list.values} ctx={ctx} onSearch={search} /> : null}
 
       <Flex justify="space-between" align="center" wrap gap={8}>
         <ActionButtons actions={parts.toolbar} scope={baseScope} data={{}} />
@@ -390,106 +297,3 @@ function ColumnCell({ column, row, options, ctx, host, lang }: { column: Column;
   return <ValueView value={pluck(row, column.field)} fmt={{ render: column.render === 'link' ? 'text' : column.render, precision: column.precision, lang }} options={options} link={link} />;
 }
 
-function FilterField({ spec, ctx }: { spec: FilterSpec; ctx: ValueContext }) {
-  const lang = useLang();
-  const { t } = useTranslation();
-  const sources = useMemo(() => [{ e: spec.filter, prop: spec.prop }], [spec]);
-  const [options] = useOptionsList(sources, ctx);
-  const f = spec.filter;
-  const label = f.title ? textOf(f.title, lang) : spec.prop?.['x-title'] ? textOf(spec.prop['x-title'], lang) : f.field;
-  const placeholder = f.placeholder ? textOf(f.placeholder, lang) : undefined;
-  const selectOptions = (options ?? []).map((o) => ({ value: o.value as string | number, label: o.label }));
-  let control: ReactNode;
-  if (spec.op === 'range' && spec.widget === 'number') {
-    return (
-      <Form.Item label={label} style={{ marginBottom: 24 }}>
-        <Space.Compact style={{ width: '100%' }}>
-          <Form.Item name={[f.field, 0]} noStyle>
-            <InputNumber style={{ width: '50%' }} placeholder={t('screens.table.from')} aria-label={`${label} ${t('screens.table.from')}`} />
-          </Form.Item>
-          <Form.Item name={[f.field, 1]} noStyle>
-            <InputNumber style={{ width: '50%' }} placeholder={t('screens.table.to')} aria-label={`${label} ${t('screens.table.to')}`} />
-          </Form.Item>
-        </Space.Compact>
-      </Form.Item>
-    );
-  }
-  switch (spec.widget) {
-    case 'number':
-      control = <InputNumber style={{ width: '100%' }} placeholder={placeholder} />;
-      break;
-    case 'select':
-      control = <Select allowClear placeholder={placeholder ?? t('screens.table.any')} options={selectOptions} showSearch={{ optionFilterProp: 'label' }} />;
-      break;
-    case 'multiSelect':
-      control = <Select mode="multiple" allowClear placeholder={placeholder ?? t('screens.table.any')} options={selectOptions} optionFilterProp="label" />;
-      break;
-    case 'switch':
-      control = (
-        <Select
-          allowClear
-          placeholder={t('screens.table.any')}
-          options={[
-            { value: true, label: t('screens.yes') },
-            { value: false, label: t('screens.no') },
-          ]}
-        />
-      );
-      break;
-    case 'date':
-      control = <LazyDatePicker style={{ width: '100%' }} />;
-      break;
-    case 'dateRange':
-      control = <LazyRangePicker style={{ width: '100%' }} />;
-      break;
-    case 'datetimeRange':
-      control = <LazyRangePicker showTime style={{ width: '100%' }} />;
-      break;
-    default:
-      control = <Input allowClear placeholder={placeholder} />;
-  }
-  return (
-    <Form.Item name={f.field} label={label}>
-      {control}
-    </Form.Item>
-  );
-}
-
-/**
- * The list's filters, sort, page and page size: in the address (list-url.ts) when
- * `inAddress`, so a reload, back and a shared link keep them; in memory otherwise.
- * Every change is one history entry.
- */
-function useListState(inAddress: boolean, specs: FilterSpec[], defaultPageSize: number, sortable: ReadonlySet<string>): [ListState, (change: Partial<ListState>) => void] {
-  const [params, setParams] = useSearchParams();
-  const [local, setLocal] = useState<ListState>(() => ({ values: initialFilterValues(specs), pageIndex: 1, pageSize: defaultPageSize, sorting: [] }));
-  const paramsKey = params.toString();
-  const fromAddress = useMemo(
-    () => (inAddress ? readListState(new URLSearchParams(paramsKey), specs, { pageSize: defaultPageSize, sortable }) : null),
-    [inAddress, paramsKey, specs, defaultPageSize, sortable],
-  );
-  const state = fromAddress ?? local;
-  const latest = useRef(state);
-  latest.current = state;
-  const update = useCallback(
-    (change: Partial<ListState>) => {
-      const next = { ...latest.current, ...change };
-      latest.current = next;
-      if (!inAddress) return setLocal(next);
-      setParams((prev) => writeListState(prev, next, specs, { pageSize: defaultPageSize }));
-    },
-    [inAddress, setParams, specs, defaultPageSize],
-  );
-  return [state, update];
-}
-
-/** The window's width in CSS pixels, following resizes (which columns a narrow screen keeps). */
-function useViewportWidth(): number {
-  const [width, setWidth] = useState(() => (typeof window === 'undefined' ? 1440 : window.innerWidth));
-  useEffect(() => {
-    const onResize = () => setWidth(window.innerWidth);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return width;
-}

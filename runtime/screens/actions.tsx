@@ -10,17 +10,19 @@ import { App as AntApp, Button, Dropdown, Flex, Input, Space, Typography } from 
 import { useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
+import type { DataSource } from '../services/contract.ts';
+import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField, TransitionAction } from '../schema/screen.ts';
 import { fillRoute, resolveRoute } from '../schema/screen.ts';
 import { formatText, isI18nText, textOf } from '../schema/texts.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../schema/values.ts';
 import { notifyResourceChanged } from './data-events.ts';
-import { resolveEndpoint, transitionRequest } from './endpoints.ts';
+import { transitionRequest } from './endpoints.ts';
 import { useActionFilter, useElementGate, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { SchemaIcon } from './icons.tsx';
 import { FormOverlayContext, type FormRequest } from './form-overlay.ts';
+import { actionHandler, registerFeature, type ActionEnv, type Feature } from './features.ts';
 
 export { FormOverlayContext, type FormRequest } from './form-overlay.ts';
 
@@ -49,135 +51,16 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
   const host = useScreenHost();
   const lang = useLang();
   const navigate = useNavigate();
-  const { http } = useServices();
+  const { data } = useServices();
   const { modal, message } = AntApp.useApp();
   const openForm = useContext(FormOverlayContext);
   const { t } = useTranslation();
+  const env: ActionEnv = { scope, host, lang, t, navigate, data, openForm: openForm ?? undefined, modal, message };
 
-  const available = (action: Action): boolean => {
-    if (action.kind === 'navigate') return targetUrl(action, scope.ctx, host) !== null;
-    if (action.kind === 'openForm') return !!openForm && !!host.registry.screen(action.screen);
-    if (action.kind === 'call') return resolveEndpoint(action.endpoint, scope.ctx, host.registry, scope.resource) !== null;
-    if (action.kind === 'transition') return transitionRequest(action, recordOf(scope), host.registry, scope.resource) !== null;
-    return !!scope.exportQuery;
-  };
-
-  const call = async (action: CallAction) => {
-    const endpoint = resolveEndpoint(action.endpoint, scope.ctx, host.registry, scope.resource);
-    if (!endpoint) return;
-    let answer: string | undefined;
-    if (action.prompt) {
-      const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
-      const got = await askPrompt(modal, action.prompt, {
-        title: textOf(action.label, lang),
-        text: action.confirm ? formatText(action.confirm, lang, fields) : undefined,
-        lang,
-        okText: t('screens.confirm'),
-        cancelText: t('screens.cancel'),
-        requiredText: t('screens.prompt.required'),
-        invalidText: t('screens.prompt.invalid'),
-        danger: action.danger,
-      });
-      if (got === null) return;
-      answer = got;
-    } else if (action.confirm) {
-      const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
-      const ok = await modal.confirm({
-        title: textOf(action.label, lang),
-        content: formatText(action.confirm, lang, fields),
-        okText: t('screens.confirm'),
-        cancelText: t('screens.cancel'),
-        okButtonProps: { danger: action.danger },
-      });
-      if (!ok) return;
-    }
-    const body = action.body || action.prompt ? { ...resolveParams(action.body, scope.ctx), ...(action.prompt ? { [action.prompt.field]: answer } : {}) } : undefined;
-    try {
-      const env = await http.request({ method: endpoint.method, url: endpoint.url, body });
-      void message.success(action.success ? textOf(action.success, lang) : env.message || t('screens.done'));
-      const changed = 'operation' in action.endpoint ? (action.endpoint.resource ?? scope.resource) : scope.resource;
-      if (action.refresh !== false) {
-        scope.refresh?.();
-        notifyResourceChanged(changed);
-      }
-      for (const name of action.announces ?? []) if (name !== changed || action.refresh === false) notifyResourceChanged(name);
-      if (action.then) {
-        // The reply's record (a copy just made, say) is what the next screen opens.
-        const url = targetUrl(action.then, { ...scope.ctx, record: env.data ?? undefined }, host);
-        if (url) navigate(url);
-      }
-    } catch (e) {
-      // The client has shown the catalogue's message already; only unexplained failures need one here.
-      if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));
-    }
-  };
-
-  /** A declared transition of the row or record: the reason asked when it takes one, else the confirmation if any. */
-  const transition = async (action: TransitionAction) => {
-    const fields = recordOf(scope) ?? {};
-    const request = transitionRequest(action, fields, host.registry, scope.resource);
-    if (!request) return;
-    const body: Record<string, unknown> = { ...request.body };
-    if (request.declared.reason) {
-      const reasonWord = t('screens.transitionReason');
-      const prompt: PromptField = {
-        field: 'reason',
-        label: action.reasonLabel ?? { zh: reasonWord, en: reasonWord, es: reasonWord },
-        required: request.declared.reason.required === true,
-        multiline: true,
-        maxLength: 500,
-      };
-      const got = await askPrompt(modal, prompt, {
-        title: textOf(action.label, lang),
-        text: action.confirm ? formatText(action.confirm, lang, fields) : undefined,
-        lang,
-        okText: t('screens.confirm'),
-        cancelText: t('screens.cancel'),
-        requiredText: t('screens.prompt.required'),
-        invalidText: t('screens.prompt.invalid'),
-        danger: action.danger,
-      });
-      if (got === null) return;
-      if (got) body.reason = got;
-    } else if (action.confirm) {
-      const ok = await modal.confirm({
-        title: textOf(action.label, lang),
-        content: formatText(action.confirm, lang, fields),
-        okText: t('screens.confirm'),
-        cancelText: t('screens.cancel'),
-        okButtonProps: { danger: action.danger },
-      });
-      if (!ok) return;
-    }
-    try {
-      const env = await http.request({ method: request.method, url: request.url, body });
-      void message.success(action.success ? textOf(action.success, lang) : env.message || t('screens.done'));
-    } catch (e) {
-      // The client has shown the server's refusal (a state changed meanwhile, a stale version); only unexplained failures need one here.
-      if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));
-    }
-    // Refreshed either way: a refusal usually means the record changed meanwhile.
-    scope.refresh?.();
-    notifyResourceChanged(action.resource ?? scope.resource);
-  };
-
+  // Each kind's handler comes from the feature registry (features.ts); an unknown kind is never offered.
+  const available = (action: Action): boolean => actionHandler(action.kind)?.available(action as never, env) ?? false;
   const run = async (action: Action) => {
-    switch (action.kind) {
-      case 'navigate': {
-        const url = targetUrl(action, scope.ctx, host);
-        if (url) navigate(url);
-        return;
-      }
-      case 'openForm':
-        openForm?.(formRequest(action, scope));
-        return;
-      case 'call':
-        return call(action);
-      case 'export':
-        return scope.exportQuery?.(action.formats[0]);
-      case 'transition':
-        return transition(action);
-    }
+    await actionHandler(action.kind)?.run(action as never, env);
   };
   return { run, available };
 }
@@ -185,6 +68,137 @@ export function useRunAction(scope: ActionScope): { run: (action: Action) => Pro
 /** The row or record the actions act on. */
 function recordOf(scope: ActionScope): Record<string, unknown> | undefined {
   return (scope.ctx.row ?? scope.ctx.record) as Record<string, unknown> | undefined;
+}
+
+const callSource = (action: CallAction, scope: ActionScope): DataSource => ({ endpoint: action.endpoint, ctx: scope.ctx, screenResource: scope.resource });
+
+/** The handlers of the built-in action kinds, registered by the app (runtime/app/default-features.ts). */
+export const DEFAULT_ACTIONS: Feature['actions'] = {
+  navigate: {
+    available: (action, { scope, host }) => targetUrl(action, scope.ctx, host) !== null,
+    run: (action, { scope, host, navigate }) => {
+      const url = targetUrl(action, scope.ctx, host);
+      if (url) navigate(url);
+    },
+  },
+  openForm: {
+    available: (action, { host, openForm }) => !!openForm && !!host.registry.screen(action.screen),
+    run: (action, { scope, openForm }) => openForm?.(formRequest(action, scope)),
+  },
+  call: {
+    available: (action, { scope, host, data }) => data.key({ registry: host.registry, source: callSource(action, scope) }) !== null,
+    run: runCall,
+  },
+  export: {
+    available: (_action, { scope }) => !!scope.exportQuery,
+    run: (action, { scope }) => scope.exportQuery?.(action.formats[0]),
+  },
+  transition: {
+    available: (action, { scope, host }) => transitionRequest(action, recordOf(scope), host.registry, scope.resource) !== null,
+    run: runTransition,
+  },
+};
+registerFeature({ actions: DEFAULT_ACTIONS });
+
+async function runCall(action: CallAction, env: ActionEnv): Promise<void> {
+  const { scope, host, lang, t, data, modal, message } = env;
+  if (data.key({ registry: host.registry, source: callSource(action, scope) }) === null) return;
+  let answer: string | undefined;
+  if (action.prompt) {
+    const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
+    const got = await askPrompt(modal, action.prompt, {
+      title: textOf(action.label, lang),
+      text: action.confirm ? formatText(action.confirm, lang, fields) : undefined,
+      lang,
+      okText: t('screens.confirm'),
+      cancelText: t('screens.cancel'),
+      requiredText: t('screens.prompt.required'),
+      invalidText: t('screens.prompt.invalid'),
+      danger: action.danger,
+    });
+    if (got === null) return;
+    answer = got;
+  } else if (action.confirm) {
+    const fields = (scope.ctx.row ?? scope.ctx.record ?? {}) as Record<string, unknown>;
+    const ok = await modal.confirm({
+      title: textOf(action.label, lang),
+      content: formatText(action.confirm, lang, fields),
+      okText: t('screens.confirm'),
+      cancelText: t('screens.cancel'),
+      okButtonProps: { danger: action.danger },
+    });
+    if (!ok) return;
+  }
+  const body = action.body || action.prompt ? { ...resolveParams(action.body, scope.ctx), ...(action.prompt ? { [action.prompt.field]: answer } : {}) } : undefined;
+  try {
+    const reply = await data.mutate({ registry: host.registry, source: callSource(action, scope), body });
+    void message.success(action.success ? textOf(action.success, lang) : reply.message || t('screens.done'));
+    const changed = 'operation' in action.endpoint ? (action.endpoint.resource ?? scope.resource) : scope.resource;
+    if (action.refresh !== false) {
+      scope.refresh?.();
+      notifyResourceChanged(changed);
+    }
+    for (const name of action.announces ?? []) if (name !== changed || action.refresh === false) notifyResourceChanged(name);
+    if (action.then) {
+      // The reply's record (a copy just made, say) is what the next screen opens.
+      const url = targetUrl(action.then, { ...scope.ctx, record: (reply.data ?? undefined) as Record<string, unknown> | undefined }, host);
+      if (url) env.navigate(url);
+    }
+  } catch (e) {
+    // The client has shown the catalogue's message already; only unexplained failures need one here.
+    if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));
+  }
+}
+
+/** A declared transition of the row or record: the reason asked when it takes one, else the confirmation if any. */
+async function runTransition(action: TransitionAction, env: ActionEnv): Promise<void> {
+  const { scope, host, lang, t, data, modal, message } = env;
+  const fields = recordOf(scope) ?? {};
+  const request = transitionRequest(action, fields, host.registry, scope.resource);
+  if (!request) return;
+  const body: Record<string, unknown> = { ...request.body };
+  if (request.declared.reason) {
+    const reasonWord = t('screens.transitionReason');
+    const prompt: PromptField = {
+      field: 'reason',
+      label: action.reasonLabel ?? { zh: reasonWord, en: reasonWord, es: reasonWord },
+      required: request.declared.reason.required === true,
+      multiline: true,
+      maxLength: 500,
+    };
+    const got = await askPrompt(modal, prompt, {
+      title: textOf(action.label, lang),
+      text: action.confirm ? formatText(action.confirm, lang, fields) : undefined,
+      lang,
+      okText: t('screens.confirm'),
+      cancelText: t('screens.cancel'),
+      requiredText: t('screens.prompt.required'),
+      invalidText: t('screens.prompt.invalid'),
+      danger: action.danger,
+    });
+    if (got === null) return;
+    if (got) body.reason = got;
+  } else if (action.confirm) {
+    const ok = await modal.confirm({
+      title: textOf(action.label, lang),
+      content: formatText(action.confirm, lang, fields),
+      okText: t('screens.confirm'),
+      cancelText: t('screens.cancel'),
+      okButtonProps: { danger: action.danger },
+    });
+    if (!ok) return;
+  }
+  const resource = action.resource ?? scope.resource!;
+  try {
+    const reply = await data.mutate({ registry: host.registry, source: { resource, transition: action.transition, id: fields.id }, body });
+    void message.success(action.success ? textOf(action.success, lang) : reply.message || t('screens.done'));
+  } catch (e) {
+    // The client has shown the server's refusal (a state changed meanwhile, a stale version); only unexplained failures need one here.
+    if (isHttpError(e) && (e.kind === 'timeout' || e.kind === 'network' || e.kind === 'unexpected')) void message.error(t('screens.callFailed'));
+  }
+  // Refreshed either way: a refusal usually means the record changed meanwhile.
+  scope.refresh?.();
+  notifyResourceChanged(resource);
 }
 
 type ModalApi = ReturnType<typeof AntApp.useApp>['modal'];

@@ -4,7 +4,7 @@
  * file is built in the browser; nothing is stored on the server.
  */
 import writeXlsxFile from 'write-excel-file/browser';
-import type { HttpClient, QueryValue } from '../http/client.ts';
+import type { QueryValue } from '../http/client.ts';
 import type { ExportFormat } from '../schema/screen.ts';
 import { MAX_PAGE_SIZE, type Page } from '../protocol/page.ts';
 import type { GridColumn, GridRow } from './DataGrid.tsx';
@@ -15,12 +15,15 @@ export const DEFAULT_EXPORT_ROWS = 10_000;
 export type PageReply = Page<GridRow>;
 
 /** Every row of the query, page after page of MAX_PAGE_SIZE, stopping at `maxRows`. */
-export async function fetchAllRows(http: HttpClient, url: string, query: Record<string, QueryValue>, maxRows = DEFAULT_EXPORT_ROWS): Promise<{ rows: GridRow[]; total: number }> {
+export async function fetchAllRows(
+  fetchPage: (params: Record<string, QueryValue>) => Promise<PageReply | undefined>,
+  query: Record<string, QueryValue>,
+  maxRows = DEFAULT_EXPORT_ROWS,
+): Promise<{ rows: GridRow[]; total: number }> {
   const rows: GridRow[] = [];
   let total = 0;
   for (let pageIndex = 1; rows.length < maxRows; pageIndex++) {
-    const env = await http.get<PageReply>(url, { ...query, pageIndex, pageSize: MAX_PAGE_SIZE });
-    const page = env.data;
+    const page = await fetchPage({ ...query, pageIndex, pageSize: MAX_PAGE_SIZE });
     total = page?.total ?? 0;
     rows.push(...(page?.rows ?? []));
     // An estimated total may be too low or too high: only a short page ends the result then.

@@ -13,6 +13,7 @@ import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
 import { safeHtml } from './safe-html.ts';
 import { optionLabel, type ResolvedOption } from './options.ts';
 import { ChangesView, changesText, isChangeList } from './changes-view.tsx';
+import { cellRender, registerFeature, type CellRender } from './features.ts';
 
 export interface ValueFormat {
   render?: ColumnRender;
@@ -41,28 +42,73 @@ export function formatScalar(value: unknown, fmt: ValueFormat, options: Resolved
     const o = optionLabel(options, value);
     if (o) return o.label;
   }
-  switch (fmt.render) {
-    case 'date':
-      return dayjs(value as string).isValid() ? dayjs(value as string).format('YYYY-MM-DD') : String(value);
-    case 'datetime':
-      return dayjs(value as string).isValid() ? dayjs(value as string).format('YYYY-MM-DD HH:mm:ss') : String(value);
-    case 'number': {
-      const n = typeof value === 'number' ? value : Number(value);
-      if (!Number.isFinite(n)) return String(value);
-      return fmt.precision !== undefined ? n.toFixed(fmt.precision) : String(n);
-    }
-    case 'boolean':
-      return value === true || value === 1 || value === 'true' ? yesNo[0] : yesNo[1];
-    case 'duration':
-    case 'bytes': {
-      const n = typeof value === 'number' ? value : Number(value);
-      if (!Number.isFinite(n)) return String(value);
-      return fmt.render === 'duration' ? formatDuration(n, fmt.lang ?? 'zh', (fmt.unit as DurationUnit | undefined) ?? 's') : formatSize(n, fmt.lang ?? 'zh', (fmt.unit as SizeUnit | undefined) ?? 'B');
-    }
-  }
+  // The render's own text (features.ts: the app registers DEFAULT_RENDERS), else the value's.
+  const own = cellRender(fmt.render)?.text;
+  if (own) return own(value, fmt, yesNo);
   if (typeof value === 'boolean') return value ? yesNo[0] : yesNo[1];
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+const finite = (value: unknown) => (typeof value === 'number' ? value : Number(value));
+
+/** The built-in renders of the schema language (COLUMN_RENDERS), registered by the app. */
+export const DEFAULT_RENDERS: Record<string, CellRender> = {
+  date: { text: (value) => (dayjs(value as string).isValid() ? dayjs(value as string).format('YYYY-MM-DD') : String(value)) },
+  datetime: { text: (value) => (dayjs(value as string).isValid() ? dayjs(value as string).format('YYYY-MM-DD HH:mm:ss') : String(value)) },
+  number: {
+    text: (value, fmt) => {
+      const n = finite(value);
+      if (!Number.isFinite(n)) return String(value);
+      return fmt.precision !== undefined ? n.toFixed(fmt.precision) : String(n);
+    },
+  },
+  boolean: { text: (value, _fmt, yesNo) => (value === true || value === 1 || value === 'true' ? yesNo[0] : yesNo[1]) },
+  duration: {
+    text: (value, fmt) => {
+      const n = finite(value);
+      return Number.isFinite(n) ? formatDuration(n, fmt.lang ?? 'zh', (fmt.unit as DurationUnit | undefined) ?? 's') : String(value);
+    },
+  },
+  bytes: {
+    text: (value, fmt) => {
+      const n = finite(value);
+      return Number.isFinite(n) ? formatSize(n, fmt.lang ?? 'zh', (fmt.unit as SizeUnit | undefined) ?? 'B') : String(value);
+    },
+  },
+  // No hook in these cells: a list page draws hundreds of them.
+  tag: { cell: ({ value, options }) => (value !== undefined && value !== null && value !== '' ? <TagCell value={value} options={options} /> : undefined) },
+  changes: { cell: ({ value }) => (isChangeList(value) ? <ChangesView lines={value} /> : undefined) },
+  image: { cell: ({ value }) => (typeof value === 'string' && value ? <Image src={value} width={48} height={48} style={{ objectFit: 'cover' }} /> : undefined) },
+  html: {
+    cell: ({ value }) =>
+      typeof value === 'string' ? (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: safeHtml sanitises with DOMPurify first (docs/schema-language.md, html render)
+        <div className="schema-html" data-html dangerouslySetInnerHTML={{ __html: safeHtml(value) }} />
+      ) : undefined,
+  },
+  // A link's cell is the list's (it knows the target); text, enum and link show their text.
+  link: {},
+  text: {},
+  enum: {},
+};
+registerFeature({ renders: DEFAULT_RENDERS });
+
+function TagCell({ value, options }: { value: unknown; options: ResolvedOption[] | null }) {
+  const list = Array.isArray(value) ? value : [value];
+  return (
+    <>
+      {list.map((v, i) => {
+        const o = optionLabel(options, v);
+        const color = o?.color && (PRESET_COLORS.has(o.color) || /^#[0-9a-f]{6}$/i.test(o.color)) ? o.color : undefined;
+        return (
+          <Tag key={i} color={color}>
+            {o?.label ?? String(v)}
+          </Tag>
+        );
+      })}
+    </>
+  );
 }
 
 export function useYesNo(): [string, string] {
@@ -72,30 +118,16 @@ export function useYesNo(): [string, string] {
   return useMemo(() => [yes, no], [yes, no]);
 }
 
-/** A cell: tags, images and links get their presentation, everything else its text. */
+/** A cell: a render with a cell of its own (tags, images, html, changes) shows it, everything else its text. */
 export function ValueView({ value, fmt, options, link }: { value: unknown; fmt: ValueFormat; options: ResolvedOption[] | null; link?: (text: string) => ReactNode }) {
-  // No hook on the tag, image and html paths: a list page draws hundreds of these cells.
-  if (fmt.render === 'tag' && value !== undefined && value !== null && value !== '') {
-    const list = Array.isArray(value) ? value : [value];
-    return (
-      <>
-        {list.map((v, i) => {
-          const o = optionLabel(options, v);
-          const color = o?.color && (PRESET_COLORS.has(o.color) || /^#[0-9a-f]{6}$/i.test(o.color)) ? o.color : undefined;
-          return (
-            <Tag key={i} color={color}>
-              {o?.label ?? String(v)}
-            </Tag>
-          );
-        })}
-      </>
-    );
-  }
-  if (fmt.render === 'changes' && isChangeList(value)) return <ChangesView lines={value} />;
-  if (fmt.render === 'image' && typeof value === 'string' && value) return <Image src={value} width={48} height={48} style={{ objectFit: 'cover' }} />;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: safeHtml sanitises with DOMPurify first (docs/schema-language.md, html render)
-  if (fmt.render === 'html' && typeof value === 'string') return <div className="schema-html" data-html dangerouslySetInnerHTML={{ __html: safeHtml(value) }} />;
+  const own = cellRender(fmt.render)?.cell?.({ value, fmt, options });
+  if (own !== undefined) return <>{own}</>;
   return <ScalarView value={value} fmt={fmt} options={options} link={link} />;
+}
+
+/** Whether a render draws a cell of its own (the list then renders it instead of its text). */
+export function hasOwnCell(render: string | undefined): boolean {
+  return !!cellRender(render)?.cell;
 }
 
 function ScalarView({ value, fmt, options, link }: { value: unknown; fmt: ValueFormat; options: ResolvedOption[] | null; link?: (text: string) => ReactNode }) {

@@ -3,17 +3,16 @@
  * server dictionary `dict`, another resource's records `optionsFrom`, or the record
  * property's `enum` with `x-enumTitles` (docs/schema-language.md, "Options").
  */
-import { useEffect, useMemo, useState } from 'react';
-import { useServices } from '../app/context.ts';
-import type { HttpClient } from '../http/client.ts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useServices } from '../services/context.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
+import type { DataProvider, DataSource } from '../services/contract.ts';
 import type { FieldSchema, ResourceDocument } from '../schema/resource.ts';
 import type { Enumerated, Scalar } from '../schema/screen.ts';
 import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
 import { resolveValue, type ValueContext } from '../schema/values.ts';
 import { valueAt } from '../schema/conditions.ts';
 import { onResourceChanged } from './data-events.ts';
-import { resolveEndpoint } from './endpoints.ts';
 import { useLang, useScreenHost } from './host.ts';
 
 export interface ResolvedOption {
@@ -45,29 +44,30 @@ export function staticOptions(e: Enumerated, prop: FieldSchema | undefined, lang
 }
 
 const OPTION_LIMIT = 500;
-// Per client: two consoles (or two snapshot harnesses) never share what one of them read.
-let recordCaches = new WeakMap<HttpClient, Map<string, Promise<Record<string, unknown>[]>>>();
-let replyCaches = new WeakMap<HttpClient, Map<string, Promise<unknown>>>();
+// Per data provider: two consoles (or two snapshot harnesses) never share what one of them read.
+let recordCaches = new WeakMap<DataProvider, Map<string, Promise<Record<string, unknown>[]>>>();
+let replyCaches = new WeakMap<DataProvider, Map<string, Promise<unknown>>>();
 onResourceChanged(() => {
   recordCaches = new WeakMap();
   replyCaches = new WeakMap();
 });
 
-function cacheOf<V>(caches: WeakMap<HttpClient, Map<string, V>>, http: HttpClient): Map<string, V> {
-  let cache = caches.get(http);
-  if (!cache) caches.set(http, (cache = new Map()));
+function cacheOf<V>(caches: WeakMap<DataProvider, Map<string, V>>, data: DataProvider): Map<string, V> {
+  let cache = caches.get(data);
+  if (!cache) caches.set(data, (cache = new Map()));
   return cache;
 }
 
-/** Records of a resource for a select, cached per client and URL until any resource changes. */
-function fetchOptionRecords(http: HttpClient, url: string, query: Record<string, Scalar>): Promise<Record<string, unknown>[]> {
-  const key = `${url}?${JSON.stringify(query)}`;
-  const cache = cacheOf(recordCaches, http);
+/** Records of a resource for a select, cached per request until any resource changes. */
+function fetchOptionRecords(data: DataProvider, registry: SchemaRegistry, resource: string, query: Record<string, Scalar>): Promise<Record<string, unknown>[]> {
+  const source: DataSource = { resource, operation: 'page' };
+  const key = `${data.key({ registry, source })}?${JSON.stringify(query)}`;
+  const cache = cacheOf(recordCaches, data);
   let hit = cache.get(key);
   if (!hit) {
-    hit = http
-      .get<{ rows: Record<string, unknown>[] }>(url, { ...query, pageIndex: 1, pageSize: OPTION_LIMIT } as Record<string, string | number | boolean>)
-      .then((env) => env.data?.rows ?? []);
+    hit = data
+      .query<{ rows: Record<string, unknown>[] } | undefined>({ registry, source, params: { ...query, pageIndex: 1, pageSize: OPTION_LIMIT } as Record<string, string | number | boolean> })
+      .then((page) => page?.rows ?? []);
     hit.catch(() => cache.delete(key));
     cache.set(key, hit);
   }
@@ -101,12 +101,11 @@ export function optionsFromReply(data: unknown, spec: { rows?: string; valueFiel
 }
 
 /** A reply's data (dictionaries, option endpoints), cached like option records. */
-function fetchReply(http: HttpClient, method: string, url: string): Promise<unknown> {
-  const key = `${method} ${url}`;
-  const replyCache = cacheOf(replyCaches, http);
+function fetchReply(data: DataProvider, registry: SchemaRegistry, source: DataSource, key: string): Promise<unknown> {
+  const replyCache = cacheOf(replyCaches, data);
   let hit = replyCache.get(key);
   if (!hit) {
-    hit = http.request<unknown>({ method: method as 'GET', url, quiet: true }).then((env) => env.data);
+    hit = data.query<unknown>({ registry, source, quiet: true });
     hit.catch(() => replyCache.delete(key));
     replyCache.set(key, hit);
   }
@@ -127,7 +126,7 @@ export interface OptionSource {
  */
 export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}): (ResolvedOption[] | null)[] {
   const lang = useLang();
-  const { http } = useServices();
+  const { data } = useServices();
   const host = useScreenHost();
   const fixed = useMemo(() => sources.map((s) => (s.e ? staticOptions(s.e, s.prop, lang) : null)), [sources, lang]);
   const requests = sources.map((s, i) => {
@@ -137,14 +136,17 @@ export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}):
       return { kind: 'from' as const, resource: s.e.optionsFrom.resource, filter, valueField: s.e.optionsFrom.valueField, labelField: s.e.optionsFrom.labelField };
     }
     if (s.e.optionsEndpoint) {
-      const ep = resolveEndpoint(s.e.optionsEndpoint.endpoint, ctx, host.registry, undefined);
+      // Resolved now, against this render's values: the request follows them through its key.
+      const source: DataSource = { endpoint: s.e.optionsEndpoint.endpoint, ctx };
       const { rows, valueField, labelField } = s.e.optionsEndpoint;
-      return { kind: 'endpoint' as const, method: ep?.method ?? 'GET', url: ep?.url ?? null, rows, valueField, labelField };
+      return { kind: 'endpoint' as const, source, at: data.key({ registry: host.registry, source }), rows, valueField, labelField };
     }
     if (s.e.dict) return { kind: 'dict' as const, code: s.e.dict };
     return null;
   });
-  const key = JSON.stringify(requests);
+  const key = JSON.stringify(requests, (k, v) => (k === 'source' ? undefined : v));
+  const latest = useRef(requests);
+  latest.current = requests;
   const [remote, setRemote] = useState<Record<number, ResolvedOption[] | null>>({});
   const [tick, setTick] = useState(0);
   const watched = [...new Set(requests.flatMap((r) => (r?.kind === 'from' ? [r.resource] : [])))].join(',');
@@ -156,7 +158,7 @@ export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}):
   }, [watched]);
 
   useEffect(() => {
-    const reqs = JSON.parse(key) as typeof requests;
+    const reqs = latest.current;
     if (reqs.every((r) => r === null)) return;
     let live = true;
     reqs.forEach((r, i) => {
@@ -165,13 +167,13 @@ export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}):
       if (r.kind === 'from') {
         const doc = host.registry.resource(r.resource);
         if (!doc || r.filter.some(([, v]) => v === null || v === '')) return done([]);
-        fetchOptionRecords(http, `${doc.basePath}/page`, Object.fromEntries(r.filter) as Record<string, Scalar>)
+        fetchOptionRecords(data, host.registry, r.resource, Object.fromEntries(r.filter) as Record<string, Scalar>)
           .then((rows) => done(optionsFromRecords(host.registry, { optionsFrom: { resource: r.resource, valueField: r.valueField, labelField: r.labelField } }, rows, lang)))
           .catch(() => done([]));
       } else if (r.kind === 'endpoint') {
-        if (!r.url) return done([]);
-        fetchReply(http, r.method, r.url)
-          .then((data) => done(optionsFromReply(data, r, lang)))
+        if (!r.at) return done([]);
+        fetchReply(data, host.registry, r.source, r.at)
+          .then((reply) => done(optionsFromReply(reply, r, lang)))
           .catch(() => done([]));
       } else if (host.dictionary) {
         host
@@ -179,16 +181,17 @@ export function useOptionsList(sources: OptionSource[], ctx: ValueContext = {}):
           .then((opts) => done(opts.map((o) => ({ value: o.value, label: textOf(o.label, lang), color: o.color }))))
           .catch(() => done(null));
       } else {
-        // The server's dictionaries (GET /api/dict/{code}/items, any signed-in user).
-        fetchReply(http, 'GET', `/api/dict/${encodeURIComponent(r.code)}/items`)
-          .then((data) => done(optionsFromReply(data, {}, lang)))
+        // The server's dictionaries (any signed-in user).
+        const source: DataSource = { dictionary: r.code };
+        fetchReply(data, host.registry, source, data.key({ registry: host.registry, source }) ?? r.code)
+          .then((reply) => done(optionsFromReply(reply, {}, lang)))
           .catch(() => done(null));
       }
     });
     return () => {
       live = false;
     };
-  }, [key, http, host, lang, tick]);
+  }, [key, data, host, lang, tick]);
 
   // The same array while nothing changed, so that tables and forms keep their memoised columns.
   return useMemo(() => sources.map((_, i) => fixed[i] ?? (requests[i] ? (remote[i] ?? null) : null)), [sources, fixed, remote, key]); // eslint-disable-line react-hooks/exhaustive-deps

@@ -17,7 +17,10 @@ export const haveFarmAtom = atom<string | undefined>(undefined);
 export const menuCodesAtom = atom<ReadonlySet<string>>((get) => new Set(get(userInfoAtom)?.menus ?? []));
 export const elementCodesAtom = atom<ReadonlySet<string>>((get) => new Set(get(userInfoAtom)?.elements ?? []));
 
+/** The menu codes an account without a farm does not see: the product profile's, set by the app. */
+export const hiddenWithoutFarmAtom = atom<ReadonlySet<string>>(new Set<string>());
+
 /** The permission menu: the server's tree filtered and sorted as spec section 6 says. */
 export const permissionMenuAtom = atom<MenuItem[]>((get) =>
-  filterMenuTree(get(menuTreeAtom), get(menuCodesAtom), { exclude: excludedByHaveFarm(get(haveFarmAtom)) }),
+  filterMenuTree(get(menuTreeAtom), get(menuCodesAtom), { exclude: excludedByHaveFarm(get(haveFarmAtom), get(hiddenWithoutFarmAtom)) }),
 );

@@ -1,11 +1,12 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useMemo } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
-import { LazyAntdFrame } from '../app/lazy-antd.tsx';
-import type { ScreenRoute } from '../app/screens.ts';
+import { LazyAntdFrame } from './frame/lazy-antd.tsx';
+import type { ScreenRoute } from './screen-route.ts';
 import { decideAccess, HOME_PATH, LOGIN_PATH, normalisePath, START_PATH } from '../routing/access.ts';
 import { buildRouteTable } from '../routing/route-table.ts';
 import { menuCodesAtom, tokenAtom } from '../session/atoms.ts';
+import { useServices } from '../services/context.ts';
 import { ErrorBoundary } from '../errors/ErrorBoundary.tsx';
 import { installGlobalErrorCapture } from '../errors/error-log.ts';
 import { ERROR_LOG_PATH } from './route-meta.ts';
@@ -24,6 +25,7 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
   const token = useAtomValue(tokenAtom);
   const menuCodes = useAtomValue(menuCodesAtom);
   const store = useStore();
+  const { profile } = useServices();
 
   // Uncaught errors and unhandled rejections anywhere in the console go to the error log.
   useEffect(() => installGlobalErrorCapture(store), [store]);
@@ -56,7 +58,7 @@ export function AppRoutes({ screens }: { screens: readonly ScreenRoute[] }) {
   }, [screens, menuCodes]);
 
   const element = useRoutes(routes, location);
-  const decision = decideAccess({ pathname: location.pathname, search: location.search, hasToken: !!token });
+  const decision = decideAccess({ pathname: location.pathname, search: location.search, hasToken: !!token, product: profile });
   const page = <ErrorBoundary>{decision.kind === 'redirect' ? <Navigate to={decision.to} replace /> : element}</ErrorBoundary>;
   // The login page is plain React (its own CSS): /login loads no antd. Every other page
   // stands in antd's frame (theme, locale, the global size of spec 2.6, message and

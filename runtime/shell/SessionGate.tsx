@@ -3,7 +3,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
-import { useServices } from '../app/context.ts';
+import { useServices } from '../services/context.ts';
 import { resolveSession } from '../routing/session-flow.ts';
 import { tokenAtom, userInfoAtom } from '../session/atoms.ts';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../app/context.ts';
+import { useServices } from '../services/context.ts';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../i18n/languages.ts';
 import { createShellApi, type ShellApi } from './shell-api.ts';
 

@@ -1,6 +1,6 @@
 import { can } from '../access/can.ts';
 import { matchPath } from 'react-router-dom';
-import type { ScreenMeta } from '../app/screens.ts';
+import type { ScreenMeta } from './screen-route.ts';
 import type { GatedRoute } from '../routing/route-table.ts';
 import { pickText, type Language } from '../i18n/languages.ts';
 import type { Lang } from '../schema/texts.ts';
@@ -26,7 +26,6 @@ export interface BuiltInPage {
 }
 
 export const ERROR_LOG_PATH = '/errorLog';
-export const NOTICE_PATH = '/agricultureKnowledge/notice';
 
 export const BUILT_IN_PAGES: readonly BuiltInPage[] = [
   { path: '/dashboard', meta: { id: 'dashboard', title: { key: 'shell.pages.dashboard' }, icon: 'DashboardOutlined', keepAlive: false, help: { key: 'shell.help.dashboard' } } },

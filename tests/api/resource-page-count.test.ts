@@ -5,7 +5,7 @@ import { COUNT_CAP } from '../../server/resources/page.ts';
 import { call, demoOrg } from './resource-fixtures.ts';
 import { createHttpClient } from '../../runtime/http/client.ts';
 import { createNotifierSlot } from '../../runtime/http/notifier-slot.ts';
-import { fetchAllRows } from '../../runtime/screens/export.ts';
+import { fetchAllRows, type PageReply } from '../../runtime/screens/export.ts';
 import type { AddressInfo } from 'node:net';
 
 // The page query counts matches exactly up to a cap and gives the planner's estimate past
@@ -152,7 +152,7 @@ describe.each(engines())('page counts of the resource engine on $name', (engine)
       translate: (key) => key,
       endSession: () => undefined,
     });
-    const { rows } = await fetchAllRows(http, BASE, { category: 'seedling', sort: 'unitPrice' }, late + 100);
+    const { rows } = await fetchAllRows(async (params) => (await http.get<PageReply>(BASE, params)).data, { category: 'seedling', sort: 'unitPrice' }, late + 100);
     expect(rows).toHaveLength(late);
     expect(new Set(rows.map((row) => row.id)).size).toBe(late);
   });

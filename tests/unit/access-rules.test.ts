@@ -1,42 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { afterLoginTarget, decideAccess, isPublicPath, loginUrl } from '../../runtime/routing/access.ts';
+import { productProfile } from '../../product/profile.ts';
 import { buildRouteTable, menuLink } from '../../runtime/routing/route-table.ts';
 
 describe('access rules of spec 2.1', () => {
   it.each(['/login', '/startpage', '/startPage', '/auth-redirect', '/adminManagement', '/login/'])('%s is public', (path) => {
-    expect(isPublicPath(path)).toBe(true);
-    expect(decideAccess({ pathname: path, hasToken: false })).toEqual({ kind: 'allow' });
+    expect(isPublicPath(path, productProfile)).toBe(true);
+    expect(decideAccess({ pathname: path, hasToken: false, product: productProfile })).toEqual({ kind: 'allow' });
   });
 
   it.each(['/articleDetailBeforeLogin/12', '/x/searchArticleBeforeLogin/玉米', '/news/articleDetailBeforeLogin'])(
     '%s contains a public fragment',
-    (path) => expect(decideAccess({ pathname: path, hasToken: false })).toEqual({ kind: 'allow' }),
+    (path) => expect(decideAccess({ pathname: path, hasToken: false, product: productProfile })).toEqual({ kind: 'allow' }),
   );
 
   it.each(['/dashboard', '/404', '/401', '/baseManager/userManager', '/articleDetail/1', '/loginx'])('%s without a token goes to /login with redirect', (path) => {
-    expect(decideAccess({ pathname: path, hasToken: false })).toEqual({ kind: 'redirect', to: `/login?redirect=${encodeURIComponent(path)}` });
+    expect(decideAccess({ pathname: path, hasToken: false, product: productProfile })).toEqual({ kind: 'redirect', to: `/login?redirect=${encodeURIComponent(path)}` });
   });
 
   it('keeps the query of the original path in the redirect parameter', () => {
-    const d = decideAccess({ pathname: '/farmMaterialsManage/purchase/detail/edit/9', search: '?tab=2&x=a b', hasToken: false });
+    const d = decideAccess({ pathname: '/farmMaterialsManage/purchase/detail/edit/9', search: '?tab=2&x=a b', hasToken: false, product: productProfile });
     expect(d).toEqual({ kind: 'redirect', to: '/login?redirect=%2FfarmMaterialsManage%2Fpurchase%2Fdetail%2Fedit%2F9%3Ftab%3D2%26x%3Da%20b' });
     expect(afterLoginTarget(new URL(`http://h${(d as { to: string }).to}`).search)).toBe('/farmMaterialsManage/purchase/detail/edit/9?tab=2&x=a b');
   });
 
   it('with a token, /login goes to its redirect target (else /dashboard) and gated paths are allowed', () => {
-    expect(decideAccess({ pathname: '/login', hasToken: true })).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(decideAccess({ pathname: '/login', hasToken: true, product: productProfile })).toEqual({ kind: 'redirect', to: '/dashboard' });
     // The login page navigates to the same place: the two must agree (issue 10, item 5).
-    expect(decideAccess({ pathname: '/LOGIN/', search: '?redirect=/x', hasToken: true })).toEqual({ kind: 'redirect', to: '/x' });
-    expect(decideAccess({ pathname: '/login', search: '?redirect=%2F%2Fevil.example', hasToken: true })).toEqual({ kind: 'redirect', to: '/dashboard' });
-    expect(decideAccess({ pathname: '/login', search: '?redirect=%2F%09%2Fevil.example', hasToken: true })).toEqual({ kind: 'redirect', to: '/dashboard' });
-    expect(decideAccess({ pathname: '/baseManager/userManager', hasToken: true })).toEqual({ kind: 'allow' });
-    expect(decideAccess({ pathname: '/startPage', hasToken: true })).toEqual({ kind: 'allow' });
+    expect(decideAccess({ pathname: '/LOGIN/', search: '?redirect=/x', hasToken: true, product: productProfile })).toEqual({ kind: 'redirect', to: '/x' });
+    expect(decideAccess({ pathname: '/login', search: '?redirect=%2F%2Fevil.example', hasToken: true, product: productProfile })).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(decideAccess({ pathname: '/login', search: '?redirect=%2F%09%2Fevil.example', hasToken: true, product: productProfile })).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(decideAccess({ pathname: '/baseManager/userManager', hasToken: true, product: productProfile })).toEqual({ kind: 'allow' });
+    expect(decideAccess({ pathname: '/startPage', hasToken: true, product: productProfile })).toEqual({ kind: 'allow' });
   });
 
   it('the empty path goes to /startPage, with or without a token', () => {
     for (const hasToken of [true, false]) {
-      expect(decideAccess({ pathname: '/', hasToken })).toEqual({ kind: 'redirect', to: '/startPage' });
-      expect(decideAccess({ pathname: '', hasToken })).toEqual({ kind: 'redirect', to: '/startPage' });
+      expect(decideAccess({ pathname: '/', hasToken, product: productProfile })).toEqual({ kind: 'redirect', to: '/startPage' });
+      expect(decideAccess({ pathname: '', hasToken, product: productProfile })).toEqual({ kind: 'redirect', to: '/startPage' });
     }
   });
 

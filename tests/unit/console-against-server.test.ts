@@ -8,7 +8,8 @@ import { SessionPersistence } from '../../runtime/session/persistence.ts';
 import { Session } from '../../runtime/session/session.ts';
 import { organisationKind } from '../../runtime/session/user-info.ts';
 import { resolveSession } from '../../runtime/routing/session-flow.ts';
-import { permissionMenuAtom } from '../../runtime/session/atoms.ts';
+import { hiddenWithoutFarmAtom, permissionMenuAtom } from '../../runtime/session/atoms.ts';
+import { productProfile } from '../../product/profile.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
 import { recordingNotifier } from './recording-notifier.ts';
@@ -46,6 +47,7 @@ function consoleSession() {
     log: () => undefined,
   });
   const store = createStore();
+  store.set(hiddenWithoutFarmAtom, new Set(productProfile.menuCodesHiddenWithoutFarm));
   const auth = createAuthApi(http);
   const session: Session = new Session(persistence, store, auth, () => undefined);
   const flow = () => resolveSession({ userInfo: () => auth.userInfo(persistence.token!, { quiet: true }), menuTree: () => auth.menuTree(persistence.token!, { quiet: true }) });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CODES_HIDDEN_WITHOUT_FARM, excludedByHaveFarm, filterMenuTree, type MenuNode } from '../../runtime/routing/menu-filter.ts';
+import { excludedByHaveFarm, filterMenuTree, type MenuNode } from '../../runtime/routing/menu-filter.ts';
+import { productProfile } from '../../product/profile.ts';
+
+const CODES_HIDDEN_WITHOUT_FARM = new Set(productProfile.menuCodesHiddenWithoutFarm);
 
 const tree: MenuNode[] = [
   { code: 'farmMain', sort: 10, children: [{ code: 'farmMainIndex', sort: 1 }] },
@@ -54,14 +57,14 @@ describe('menu filtering and sorting of spec section 6', () => {
 
   it("with haveFarm '0' hides land management and planting management", () => {
     const all = new Set(['landManagement', 'landBuild', 'plantManagement', 'marketing']);
-    expect(codes(filterMenuTree(tree, all, { exclude: excludedByHaveFarm('0') }))).toEqual(['redirect', 'marketing']);
-    expect(codes(filterMenuTree(tree, all, { exclude: excludedByHaveFarm('1') }))).toEqual([
+    expect(codes(filterMenuTree(tree, all, { exclude: excludedByHaveFarm('0', CODES_HIDDEN_WITHOUT_FARM) }))).toEqual(['redirect', 'marketing']);
+    expect(codes(filterMenuTree(tree, all, { exclude: excludedByHaveFarm('1', CODES_HIDDEN_WITHOUT_FARM) }))).toEqual([
       'redirect',
       'marketing',
       ['landManagement', ['landBuild']],
       ['plantManagement', []],
     ]);
-    expect(excludedByHaveFarm(undefined).size).toBe(0);
+    expect(excludedByHaveFarm(undefined, CODES_HIDDEN_WITHOUT_FARM).size).toBe(0);
     expect([...CODES_HIDDEN_WITHOUT_FARM]).toEqual(['landManagement', 'plantManagement']);
   });
 });

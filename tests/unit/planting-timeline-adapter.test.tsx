@@ -10,7 +10,11 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { Provider as JotaiProvider } from 'jotai';
 import { I18nextProvider } from 'react-i18next';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ServicesContext } from '../../runtime/app/context.ts';
+import { resolve } from 'node:path';
+import { registerDefaultFeatures } from '../../runtime/app/default-features.ts';
+import { folderSource } from '../../runtime/schema/folder-source.ts';
+import { buildRegistry, type SourceDocument } from '../../runtime/schema/registry.ts';
+import { ServicesContext } from '../../runtime/services/context.ts';
 import { createConsoleServices, type ConsoleServices } from '../../runtime/app/services.ts';
 import { userInfoAtom } from '../../runtime/session/atoms.ts';
 import { memoryStore } from '../../runtime/session/key-value.ts';
@@ -19,6 +23,8 @@ import PlantingTimelineWidget from '../../widgets/planting-timeline/index.tsx';
 import type { PlanItemRow } from '../../widgets/planting-timeline/plan-items.ts';
 import { json, startHttpStub } from './http-stub.ts';
 
+const ROOT = resolve(import.meta.dirname, '../..');
+const registry = buildRegistry((folderSource(ROOT).documents() as SourceDocument[]).map((d) => ({ ...d, source: 'bundled' })));
 const SEASON_END = '2026-08-31';
 const REFUSAL = 'The dates must fall inside the season';
 let rows: PlanItemRow[] = [];
@@ -46,6 +52,7 @@ function update(id: number) {
 }
 
 beforeAll(async () => {
+  registerDefaultFeatures();
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
   Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1200 });
   globalThis.ResizeObserver ??= class {
@@ -72,7 +79,14 @@ function mount(elements: string[]): ConsoleServices {
     <ServicesContext.Provider value={services}>
       <JotaiProvider store={services.store}>
         <I18nextProvider i18n={services.i18n}>
-          <PlantingTimelineWidget props={{ editElement: ':edit', seasonStart: '2026-03-01', seasonEnd: SEASON_END }} route={{ id: '5', planId: '9' }} authority="farmPlantGroupList" />
+          <PlantingTimelineWidget
+            config={{ editElement: ':edit', seasonStart: '2026-03-01', seasonEnd: SEASON_END }}
+            route={{ id: '5', planId: '9' }}
+            authority="farmPlantGroupList"
+            services={services}
+            registry={registry}
+            language="en"
+          />
         </I18nextProvider>
       </JotaiProvider>
     </ServicesContext.Provider>,

@@ -10,6 +10,7 @@ import { folderSource } from '../../runtime/schema/folder-source.ts';
 import { buildRegistry, type SourceDocument } from '../../runtime/schema/registry.ts';
 import { validateScreenDocument } from '../../runtime/schema/validate.ts';
 import { pluck } from '../../runtime/schema/values.ts';
+import { productProfile } from '../../product/profile.ts';
 import type { TreeSource } from '../../runtime/schema/screen.ts';
 import { flattenTree } from '../../runtime/screens/tree-rows.ts';
 import { splitKeys, toggleKey, treeNodes } from '../../runtime/screens/fields/tree-keys.ts';
@@ -125,7 +126,7 @@ describe('values, options and filters', () => {
 function check(extra: Record<string, unknown>[], served?: 'resources-only') {
   const repo = (folderSource(ROOT).documents() as SourceDocument[]).map((d) => ({ ...d, source: 'bundled' }));
   const docs = extra.map((content, i) => ({ file: `test/${i}.json`, type: 'screen' as const, content, source: 'test' }));
-  const reg = buildRegistry([...repo, ...docs], { served });
+  const reg = buildRegistry([...repo, ...docs], { served, publicPaths: productProfile });
   return reg.problems.filter((p) => p.file.startsWith('test/')).map((p) => `${p.severity} ${p.pointer} ${p.message}`);
 }
 

@@ -10,8 +10,10 @@ import { Provider as JotaiProvider } from 'jotai';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { ServicesContext } from '../../runtime/app/context.ts';
+import { ServicesContext } from '../../runtime/services/context.ts';
 import { createConsoleServices, type ConsoleServices } from '../../runtime/app/services.ts';
+import { createDataProvider } from '../../runtime/app/data-provider.ts';
+import { registerDefaultFeatures } from '../../runtime/app/default-features.ts';
 import { createHttpClient } from '../../runtime/http/client.ts';
 import { elementCodes, menuCodes } from '../../runtime/schema/menus.ts';
 import type { SchemaRegistry } from '../../runtime/schema/registry.ts';
@@ -73,6 +75,7 @@ export function createHarness(
   registry: SchemaRegistry,
   opts: { language?: Language; menus?: string[]; elements?: string[]; pageExtra?: Record<string, unknown> } = {},
 ): Harness {
+  registerDefaultFeatures();
   const transport = fixtureTransport(registry, { pageExtra: opts.pageExtra });
   const base = createConsoleServices({ cookies: memoryStore({ language: opts.language ?? 'zh', token: 'fixture' }), local: memoryStore() });
   const http = createHttpClient({
@@ -85,7 +88,7 @@ export function createHarness(
     fetch: transport.fetch,
     log: () => {},
   });
-  const services: ConsoleServices = { ...base, http };
+  const services: ConsoleServices = { ...base, http, data: createDataProvider(http) };
   const menus = registry.menus?.doc;
   services.store.set(userInfoAtom, {
     id: 1,

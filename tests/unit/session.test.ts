@@ -3,7 +3,8 @@ import { createStore } from 'jotai';
 import { createHttpClient } from '../../runtime/http/client.ts';
 import { createI18n } from '../../runtime/i18n/i18n.ts';
 import { createAuthApi } from '../../runtime/session/auth-api.ts';
-import { menuCodesAtom, permissionMenuAtom, tokenAtom, userInfoAtom } from '../../runtime/session/atoms.ts';
+import { hiddenWithoutFarmAtom, menuCodesAtom, permissionMenuAtom, tokenAtom, userInfoAtom } from '../../runtime/session/atoms.ts';
+import { productProfile } from '../../product/profile.ts';
 import { memoryStore } from '../../runtime/session/key-value.ts';
 import { SessionPersistence } from '../../runtime/session/persistence.ts';
 import { Session } from '../../runtime/session/session.ts';
@@ -63,6 +64,8 @@ function setup(initialCookies: Record<string, string> = {}, initialLocal: Record
   const local = memoryStore(initialLocal);
   const persistence = new SessionPersistence(cookies, local);
   const store = createStore();
+  // What the app does with the product profile (runtime/app/services.ts).
+  store.set(hiddenWithoutFarmAtom, new Set(productProfile.menuCodesHiddenWithoutFarm));
   const ui = recordingNotifier(false);
   const i18n = createI18n('zh');
   const http = createHttpClient({

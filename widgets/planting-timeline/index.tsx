@@ -10,32 +10,26 @@
  * screen's menu code). Without editElement, or without that code, the timeline is read-only:
  * the console never offers a change the server would refuse.
  */
-import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useServices } from '../../runtime/app/context.ts';
 import { isHttpError } from '../../runtime/http/errors.ts';
-import { elementCodesAtom } from '../../runtime/session/atoms.ts';
-import type { WidgetProps } from '../../runtime/widgets/registry.ts';
+import type { WidgetProps } from '../../runtime/widgets/api.ts';
 import { todayDay } from './dates.ts';
 import type { ItemId } from './edits.ts';
 import { PlantingTimeline } from './PlantingTimeline.tsx';
-import { PLAN_ITEMS_URL, rescheduleBody, timelineOf, type PlanItemRow } from './plan-items.ts';
+import { PLAN_ITEMS, rescheduleBody, timelineOf, type PlanItemRow } from './plan-items.ts';
 import { TIMELINE_TEXTS, type TimelineLanguage } from './texts.ts';
 
 const MAX_ITEMS = 500;
 
 type Load = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; rows: PlanItemRow[] };
 
-export default function PlantingTimelineWidget({ props, route, authority }: WidgetProps) {
-  const { http } = useServices();
-  const { i18n } = useTranslation();
-  const language: TimelineLanguage = i18n.language === 'en' || i18n.language === 'es' ? i18n.language : 'zh';
+export default function PlantingTimelineWidget({ config: props, route, authority, services, registry, language: lang }: WidgetProps) {
+  const { data: provider, access } = services;
+  const language: TimelineLanguage = lang;
   const texts = TIMELINE_TEXTS[language];
   const planId = text(props.planId) ?? route.planId ?? route.id;
-  const elements = useAtomValue(elementCodesAtom);
   const editElement = text(props.editElement);
-  const editable = !!editElement && elements.has(editElement.startsWith(':') ? `${authority}${editElement}` : editElement);
+  const editable = !!editElement && access.can({ elements: [editElement.startsWith(':') ? `${authority}${editElement}` : editElement] });
 
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const rows = useRef<PlanItemRow[]>([]);
@@ -48,26 +42,27 @@ export default function PlantingTimelineWidget({ props, route, authority }: Widg
     // Another plan starts from "loading"; a re-read of the same plan keeps it on screen.
     if (shownPlan.current !== planId) setLoad({ state: 'loading' });
     const abort = new AbortController();
-    http
-      .get<{ rows: PlanItemRow[] }>(`${PLAN_ITEMS_URL}/page`, { planId, pageSize: MAX_ITEMS }, { signal: abort.signal })
-      .then((env) => {
-        rows.current = env.data.rows;
+    provider
+      .query<{ rows: PlanItemRow[] }>({ registry, source: { resource: PLAN_ITEMS, operation: 'page' }, params: { planId, pageSize: MAX_ITEMS } })
+      .then((page) => {
+        if (abort.signal.aborted) return;
+        rows.current = page.rows;
         shownPlan.current = planId;
-        setLoad({ state: 'ready', rows: env.data.rows });
+        setLoad({ state: 'ready', rows: page.rows });
       })
       .catch((e: unknown) => {
         if (!abort.signal.aborted) setLoad({ state: 'failed', message: isHttpError(e) ? (e.serverMessage ?? '') : '' });
       });
     return () => abort.abort();
     // A refused save reads the plan again (reloads), so the next try carries current versions.
-  }, [http, planId, reloads]);
+  }, [provider, registry, planId, reloads]);
 
   const onReschedule = useCallback(
     async (id: ItemId, startOn: string, endOn: string) => {
       const row = rows.current.find((r) => r.id === id);
       if (!row) throw new Error(texts.refusedFallback);
       try {
-        const env = await http.put<PlanItemRow>(`${PLAN_ITEMS_URL}/${row.id}`, rescheduleBody(row, startOn, endOn));
+        const env = await provider.mutate<PlanItemRow>({ registry, source: { resource: PLAN_ITEMS, operation: 'update', id: row.id }, body: rescheduleBody(row, startOn, endOn) });
         rows.current = rows.current.map((r) => (r.id === row.id ? { ...r, ...env.data } : r));
         setLoad({ state: 'ready', rows: rows.current });
       } catch (e) {
@@ -75,7 +70,7 @@ export default function PlantingTimelineWidget({ props, route, authority }: Widg
         throw new Error(isHttpError(e) && e.kind === 'business' ? (e.serverMessage ?? e.message) : texts.refusedFallback);
       }
     },
-    [http, texts],
+    [provider, registry, texts],
   );
 
   const seasonStart = text(props.seasonStart);

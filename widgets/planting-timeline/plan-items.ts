@@ -27,7 +27,8 @@ export interface PlanItemRow {
   [meta: string]: unknown;
 }
 
-export const PLAN_ITEMS_URL = '/api/farmPlantGroup/planItems';
+/** The resource the timeline reads and reschedules; the console's data provider knows its URLs. */
+export const PLAN_ITEMS = 'planItems';
 /** Days shown before the first and after the last item, so a bar at the edge can still be grabbed. */
 export const SEASON_MARGIN_DAYS = 14;
 

@@ -5,6 +5,7 @@
  * `{ id, description, check }` objects (rules/index.ts lists them), so the registry,
  * schemas:check, the server's publish step and a studio run the same checks.
  */
+import type { PublicPaths } from '../../routing/access.ts';
 import { childLink, elementCodes as menuElementCodes, menuCodes, type MenuChild, type MenuDocument } from '../menus.ts';
 import type { ResourceDocument } from '../resource/types.ts';
 import { routeShape } from '../route-shape.ts';
@@ -24,6 +25,8 @@ export interface LintInput {
   resources: ReadonlyMap<string, Resource>;
   menus: MenuDocument | null;
   widgetNames: readonly string[];
+  /** The product's public paths (ProductProfile); absent, public screens' routes are not checked against them. */
+  publicPaths?: PublicPaths;
   /** Names of resource documents that exist but are invalid (so a screen naming one is not blamed twice). */
   invalidResources?: ReadonlySet<string>;
   /**

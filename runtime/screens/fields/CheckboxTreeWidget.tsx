@@ -9,10 +9,9 @@ import { Alert, App as AntApp, Button, Empty, Flex, Input, Skeleton, Tree, Typog
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/context.ts';
-import { isHttpError } from '../../http/errors.ts';
+import type { DataSource } from '../../services/contract.ts';
 import type { TreeSource } from '../../schema/screen.ts';
-import { resolveEndpoint } from '../endpoints.ts';
+import { useResourceQuery } from '../use-resource-query.ts';
 import { useLang, useScreenHost } from '../host.ts';
 import type { FormContext } from './form-context.ts';
 import { branchKeys, changeSummary, filterTree, splitKeys, subtreeKeys, toggleKey, treeNodes, type SectionChange, type TreeNode } from './tree-keys.ts';
@@ -94,34 +93,21 @@ export function CheckboxTreeWidget(props: WidgetProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const host = useScreenHost();
-  const { http } = useServices();
   const { modal } = AntApp.useApp();
   const source = (props.options as { tree?: TreeSource }).tree;
   const context = props.registry.formContext as FormContext | undefined;
   const record = (context?.ctx.record ?? {}) as Record<string, unknown>;
-  const [data, setData] = useState<unknown>(undefined);
-  const [failure, setFailure] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const [expanded, setExpanded] = useState<string[] | null>(null);
   const boxHeight = useFillHeight(source?.height);
 
   // The endpoint's parameters come from the route (not from the data being edited), so
   // the tree is read once per form.
-  const endpoint = useMemo(
-    () => (source ? resolveEndpoint(source.endpoint, { route: context?.ctx.route, query: context?.ctx.query }, host.registry, undefined) : null),
-    [source, context?.ctx.route, context?.ctx.query, host.registry],
+  const treeSource = useMemo<DataSource | null>(
+    () => (source ? { endpoint: source.endpoint, ctx: { route: context?.ctx.route, query: context?.ctx.query } } : null),
+    [source, context?.ctx.route, context?.ctx.query],
   );
-  useEffect(() => {
-    if (!endpoint) return;
-    let live = true;
-    http
-      .request({ method: endpoint.method, url: endpoint.url })
-      .then((env) => live && setData(env.data))
-      .catch((e: unknown) => live && setFailure(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e)));
-    return () => {
-      live = false;
-    };
-  }, [endpoint, http]);
+  const { data, failure } = useResourceQuery(treeSource);
 
   const nodes = useMemo(() => (source && data !== undefined ? treeNodes(data, source, lang) : []), [data, source, lang]);
   const allBranches = useMemo(() => branchKeys(nodes), [nodes]);

@@ -1,6 +1,6 @@
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/context.ts';
+import { useServices } from '../../services/context.ts';
 import { isLanguage, LANGUAGES, DEFAULT_LANGUAGE } from '../../i18n/languages.ts';
 
 /** zh / en / es; the choice is kept in the `language` cookie, which the server reads too. */

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { useServices } from '../../app/context.ts';
+import { useServices } from '../../services/context.ts';
 import { isHttpError } from '../../http/errors.ts';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from '../../i18n/languages.ts';
 import { NOTICE_PARAM, PASSWORD_CHANGED, afterLoginTarget, START_PATH } from '../../routing/access.ts';

@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback } from 'react';
-import { useServices } from '../../app/context.ts';
+import { useServices } from '../../services/context.ts';
 import type { ComponentSize } from '../../session/persistence.ts';
 import { sidebarOpenedAtom, sizeAtom } from './atoms.ts';
 

@@ -7,7 +7,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { onResourceChanged } from '../../screens/data-events.ts';
 import { userInfoAtom } from '../../session/atoms.ts';
 import { useShellApi } from '../hooks.ts';
-import { NOTICE_PATH } from '../route-meta.ts';
+import { useServices } from '../../services/context.ts';
 import { noticeCountVersionAtom } from '../state/atoms.ts';
 import { badgeText, NOTICE_BADGE_MAX } from './badge-text.ts';
 
@@ -28,7 +28,8 @@ export function NoticeBadge() {
   const info = useAtomValue(userInfoAtom);
   const version = useAtomValue(noticeCountVersionAtom);
   const { pathname } = useLocation();
-  const onNotices = pathname === NOTICE_PATH || pathname.startsWith(NOTICE_PATH + '/');
+  const noticePath = useServices().profile.noticePath;
+  const onNotices = pathname === noticePath || pathname.startsWith(noticePath + '/');
   const [count, setCount] = useState(0);
   const latest = useRef(0);
   const userId = info?.id;
@@ -57,7 +58,7 @@ export function NoticeBadge() {
   const text = badgeText(count);
   const label = text ? t('shell.notices.unread', { count: text }) : t('shell.notices.none');
   return (
-    <Link to={NOTICE_PATH} aria-label={label} title={label} data-testid="notice-badge" data-count={count} style={{ display: 'inline-flex', alignItems: 'center', padding: '0 8px', color: 'inherit' }}>
+    <Link to={noticePath} aria-label={label} title={label} data-testid="notice-badge" data-count={count} style={{ display: 'inline-flex', alignItems: 'center', padding: '0 8px', color: 'inherit' }}>
       {/* Nothing at 0 (spec 4): no badge element at all, not an empty one fading out. */}
       {text ? (
         <Badge count={count} overflowCount={NOTICE_BADGE_MAX} size="small">

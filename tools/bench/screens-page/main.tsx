@@ -12,9 +12,11 @@ import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
-import { AntdFrame } from '../../../runtime/app/antd-frame.tsx';
-import { ServicesContext } from '../../../runtime/app/context.ts';
+import { AntdFrame } from '../../../runtime/shell/frame/antd-frame.tsx';
+import { ServicesContext } from '../../../runtime/services/context.ts';
 import { createConsoleServices, type ConsoleServices } from '../../../runtime/app/services.ts';
+import { createDataProvider } from '../../../runtime/app/data-provider.ts';
+import { registerDefaultFeatures } from '../../../runtime/app/default-features.ts';
 import { schemaScreenRoutes } from '../../../runtime/app/schema-screens.ts';
 import { createHttpClient, type Envelope } from '../../../runtime/http/client.ts';
 import { buildRouteTable } from '../../../runtime/routing/route-table.ts';
@@ -91,6 +93,7 @@ function when(root: Element, test: () => boolean): Promise<number> {
 }
 
 function services(pages: Map<number, string>): ConsoleServices {
+  registerDefaultFeatures();
   const base = createConsoleServices({ cookies: memoryStore({ language: 'zh', token: 'bench' }), local: memoryStore() });
   const http = createHttpClient({
     baseUrl: '',
@@ -105,7 +108,7 @@ function services(pages: Map<number, string>): ConsoleServices {
       return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
     },
   });
-  const s = { ...base, http };
+  const s = { ...base, http, data: createDataProvider(http) };
   s.store.set(userInfoAtom, {
     id: 1, name: 'bench', description: null, farmId: null, farmName: null, farmType: null, groupId: null, groupName: null,
     menus: ['bench'], elements: ['bench:add', 'bench:edit', 'bench:delete'], roles: [], city: null, chiefFarmId: null,
@@ -328,7 +331,8 @@ async function coldTable(spec: string) {
   const table = { ...wideTable(resource, columnCount), pageSize: Math.min(rowCount, 10_000) };
   const parsed = JSON.parse(JSON.stringify({ status: 200, message: 'ok', data: { rows: rows(rowCount, columnCount, 1), total: rowCount, pageIndex: 1, pageSize: rowCount } })) as Envelope<unknown>;
   const base = services(new Map());
-  const s: ConsoleServices = { ...base, http: { ...base.http, get: async <T,>() => parsed as Envelope<T> } };
+  const http = { ...base.http, request: async <T,>() => parsed as Envelope<T> };
+  const s: ConsoleServices = { ...base, http, data: createDataProvider(http) };
   await painted();
 
   profileStart('cold');

@@ -5,7 +5,7 @@
  */
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { AntdTheme } from '../../../app/antd-frame.tsx';
+import { AntdTheme } from '../../frame/antd-frame.tsx';
 import { PasswordDialog } from '../../password/PasswordDialog.tsx';
 import RegisterDialog from './RegisterDialog.tsx';
 

@@ -8,7 +8,7 @@
 import { App, Button, Col, Form, Input, Modal, Result, Row, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../../app/context.ts';
+import { useServices } from '../../../services/context.ts';
 import { isHttpError } from '../../../http/errors.ts';
 import { codeRules, passwordRules, phoneRules } from '../../password/rules.ts';
 import { useSendCode } from '../../password/use-send-code.ts';

@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
-import type { ConsoleServices } from './services.ts';
+import type { ConsoleServices } from './contract.ts';
 
+/** Provided by the app (runtime/app/ConsoleApp.tsx); read by the screens and the shell. */
 export const ServicesContext = createContext<ConsoleServices | null>(null);
 
 export function useServices(): ConsoleServices {

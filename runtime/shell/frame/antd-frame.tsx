@@ -2,12 +2,12 @@ import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import './antd-styles.css';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { antdNotifier } from '../http/antd-notifier.ts';
-import { DEFAULT_LANGUAGE, isLanguage } from '../i18n/languages.ts';
-import { useSize } from '../shell/state/preferences.ts';
-import { ACCESSIBLE_THEME } from '../shell/theme.ts';
+import { antdNotifier } from '../../http/antd-notifier.ts';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../i18n/languages.ts';
+import { useSize } from '../state/preferences.ts';
+import { ACCESSIBLE_THEME } from '../theme.ts';
 import { antdLocales } from './antd-locale.ts';
-import { useServices } from './context.ts';
+import { useServices } from '../../services/context.ts';
 
 // antd's styles come from its own static CSS (antd-styles.css) instead of being generated
 // at run time: the first table paints about 100 ms sooner. The colours are the shell's AA theme.

@@ -1,0 +1,37 @@
+/**
+ * The services contract's data provider over the HTTP client: the only module that turns
+ * what a renderer asks for (a document's endpoint reference, a resource operation, a
+ * dictionary) into a method and a URL (data-locator.ts). The locator comes with the
+ * screens (default-features.ts installs it): the login page, which creates the services,
+ * does not load the schema language's route helpers.
+ */
+import type { HttpClient } from '../http/client.ts';
+import type { DataProvider, DataRequest } from '../services/contract.ts';
+
+type Locate = typeof import('./data-locator.ts').locate;
+let installed: Locate | null = null;
+
+export function installDataLocator(locate: Locate): void {
+  installed = locate;
+}
+
+function locate(request: Pick<DataRequest, 'registry' | 'source'>) {
+  if (!installed) throw new Error('the data provider was asked before the screens loaded (registerDefaultFeatures)');
+  return installed(request);
+}
+
+export function createDataProvider(http: HttpClient): DataProvider {
+  const send = <T>(request: DataRequest) => {
+    const at = locate(request);
+    if (!at) return Promise.reject(new Error('data source cannot be resolved (a parameter is missing)'));
+    return http.request<T>({ method: at.method, url: at.url, query: request.params, body: request.body, quiet: request.quiet });
+  };
+  return {
+    key(request) {
+      const at = locate(request);
+      return at ? `${at.method} ${at.url}` : null;
+    },
+    query: async <T>(request: DataRequest) => (await send<T>(request)).data as T,
+    mutate: send,
+  };
+}

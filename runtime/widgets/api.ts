@@ -1,0 +1,59 @@
+/**
+ * The widget API: bespoke screens (maps, equipment control, planting timelines) are React
+ * components in the top-level `widgets/` folder, listed by name in `widgets/manifest.ts`
+ * with a loader each. A `widget` screen names one of them (runtime/schema/widget-names.ts,
+ * which schemas:check enforces and tests/unit/widget-manifest.test.ts holds equal to the
+ * manifest's names). A widget depends on this module (and the services contract) only;
+ * the runtime never imports a widget's internals: the app installs the manifest and the
+ * widget host loads a widget through its loader.
+ */
+import type { ComponentType } from 'react';
+import type { Lang } from '../schema/texts.ts';
+import type { SchemaRegistry } from '../schema/registry.ts';
+import type { ConsoleServices } from '../services/contract.ts';
+
+export interface WidgetProps<C extends Record<string, unknown> = Record<string, unknown>> {
+  /** Its configuration from the screen document: the screen's `props`, with its `params` resolved and added. */
+  config: C;
+  /** Parameters of the route the widget is shown at. */
+  route: Record<string, string | undefined>;
+  /** The menu code of that route (element codes like ":control" resolve against it). */
+  authority: string;
+  /** The console's services (data, access checks, notifications). */
+  services: ConsoleServices;
+  /** The documents the data provider resolves a widget's resources against. */
+  registry: SchemaRegistry;
+  /** The console's current language; the widget re-renders when it changes. */
+  language: Lang;
+}
+
+export type WidgetComponent = ComponentType<WidgetProps>;
+
+/** Loads a widget's module (a chunk of its own); its default export is the component. */
+export type WidgetLoader = () => Promise<{ default: WidgetComponent }>;
+
+/**
+ * Every widget name the schema language accepts, with its loader; null: a name documents
+ * may use whose implementation this build does not include (its screen says so).
+ */
+export type WidgetManifest = Readonly<Record<string, WidgetLoader | null>>;
+
+let manifest: WidgetManifest = {};
+
+/** The app installs the product's manifest (runtime/app/default-features.ts). */
+export function installWidgets(next: WidgetManifest): void {
+  manifest = next;
+}
+
+export type WidgetLookup =
+  | { state: 'ready'; load: WidgetLoader }
+  /** A name of the manifest whose implementation this build does not include. */
+  | { state: 'missing' }
+  /** A name outside the manifest (only a document that skipped validation can carry one). */
+  | { state: 'unknown' };
+
+export function widgetFor(name: string): WidgetLookup {
+  if (!Object.hasOwn(manifest, name)) return { state: 'unknown' };
+  const load = manifest[name];
+  return load ? { state: 'ready', load } : { state: 'missing' };
+}
