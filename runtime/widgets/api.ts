@@ -57,3 +57,6 @@ export function widgetFor(name: string): WidgetLookup {
   const load = manifest[name];
   return load ? { state: 'ready', load } : { state: 'missing' };
 }
+
+/** A failed request of the data provider, told apart from a widget's own errors. */
+export { isHttpError } from '../http/errors.ts';

@@ -11,8 +11,7 @@
  * the console never offers a change the server would refuse.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { isHttpError } from '../../runtime/http/errors.ts';
-import type { WidgetProps } from '../../runtime/widgets/api.ts';
+import { isHttpError, type WidgetProps } from '../../runtime/widgets/api.ts';
 import { todayDay } from './dates.ts';
 import type { ItemId } from './edits.ts';
 import { PlantingTimeline } from './PlantingTimeline.tsx';
