@@ -97,4 +97,19 @@ export const msg = defineMessages({
     en: 'This plan item has already been published as a task',
     es: 'Este elemento del plan ya se publicó como tarea',
   },
+  'planting.plotNotOfFarm': {
+    zh: '地块 {ids} 不属于本农场',
+    en: 'The plots {ids} are not plots of this farm',
+    es: 'Las parcelas {ids} no son de esta granja',
+  },
+  'planting.workTypeMissing': {
+    zh: '农事类型 {id} 不存在，请重新选择',
+    en: 'The farm-work type {id} does not exist; choose another',
+    es: 'El tipo de labor {id} no existe; elija otro',
+  },
+  'planting.reviewOnlySubmitted': {
+    zh: '只能审核已提交的计划',
+    en: 'Only submitted plans can be reviewed',
+    es: 'Solo se pueden revisar los planes enviados',
+  },
 });
