@@ -172,11 +172,31 @@ async function checkPlan(tx: Queryable, data: Data, farmId: number | null, lang:
   refuse(problems, lang);
 }
 
+/**
+ * The rejection reason is written only by the center's reject (review.ts), as the engine
+ * keeps the fields of declared transitions: sent back unchanged it is kept, a different
+ * value is refused on the field.
+ */
+function keepRejectReason(data: Data, stored: Data, lang: Lang): void {
+  const kept = stored.rejectReason;
+  if (data.rejectReason !== undefined && data.rejectReason !== (kept ?? null)) {
+    refuse([{ field: 'rejectReason', key: 'planting.reasonOwned', params: {} }], lang);
+  }
+  if (typeof kept === 'string') data.rejectReason = kept;
+  else delete data.rejectReason;
+}
+
 const plans: ResourceExtension = {
   resource: 'plantPlans',
   hooks: {
-    beforeCreate: async (ctx) => checkPlan(ctx.tx, ctx.data, newOwnerFarm(ctx), ctx.lang),
-    beforeUpdate: async (ctx) => checkPlan(ctx.tx, ctx.data, await storedFarm(ctx.tx, ctx.id), ctx.lang),
+    beforeCreate: async (ctx) => {
+      keepRejectReason(ctx.data, {}, ctx.lang);
+      await checkPlan(ctx.tx, ctx.data, newOwnerFarm(ctx), ctx.lang);
+    },
+    beforeUpdate: async (ctx) => {
+      keepRejectReason(ctx.data, ctx.current, ctx.lang);
+      await checkPlan(ctx.tx, ctx.data, await storedFarm(ctx.tx, ctx.id), ctx.lang);
+    },
   },
 };
 

@@ -107,9 +107,9 @@ export const msg = defineMessages({
     en: 'The farm-work type {id} does not exist; choose another',
     es: 'El tipo de labor {id} no existe; elija otro',
   },
-  'planting.reviewOnlySubmitted': {
-    zh: '只能审核已提交的计划',
-    en: 'Only submitted plans can be reviewed',
-    es: 'Solo se pueden revisar los planes enviados',
+  'planting.reasonOwned': {
+    zh: '驳回原因由区域管理中心驳回时填写，不能在此修改',
+    en: 'The reason for rejection is given by the regional center when it rejects the plan; it cannot be changed here',
+    es: 'El motivo del rechazo lo da el centro regional al rechazar el plan; no se puede cambiar aquí',
   },
 });

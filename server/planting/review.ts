@@ -1,9 +1,8 @@
 /**
  * A regional center approves or rejects the plans farms submitted (docs/planting.md,
- * "States"). The transitions are the plantPlans document's own (`approve`, `reject`, with
- * its required reason): their states, titles and reason rule are read from the document
- * and judged by the engine's state rules, so the farm's side and the center's cannot
- * disagree. They are served here rather than by the engine's
+ * "States"). The two transitions are declared below in the engine's own shape and judged
+ * by the engine's state rules over the plantPlans document's states (titles, refusal
+ * sentences, the required reason). They are served here rather than by the engine's
  * `POST /api/farmPlantGroup/plans/:id/transitions/:name` because a center owns no farm:
  * the engine's farm scope finds none of the plans for it. The review scope is the one of
  * the review reads (every farm's plans that are not drafts), and the element code is the
@@ -23,27 +22,35 @@ import { ident, ROW_FROM, rowSelect, rowView, type RecordRow } from '../resource
 import { refuseFromState, transitionReason } from '../resources/state-rules.ts';
 import { refuseValidation, resourceValidatorCompiler, invalidInput } from '../resources/validation.ts';
 import { okObject } from '../admin/schemas.ts';
-import { TRANSITIONS_FIELD, transitionBodySchema, transitionsFrom, type TransitionDeclaration } from '../../runtime/schema/transitions.ts';
-import type { ResourceDocument } from '../../runtime/schema/resource.ts';
+import { TRANSITIONS_FIELD, transitionBodySchema, type TransitionDeclaration } from '../../runtime/schema/transitions.ts';
 import type { PlantingRecords } from './records.ts';
 import { refuseIfClosed } from './rules.ts';
 
 /** The review menu and its element code: who approves and rejects submitted plans. */
 export const REVIEW_MENU = 'plantAdmin';
 export const REVIEW_ELEMENT = 'plantAdmin:review';
-/** The key of plantPlans' `elements` that the center's review transitions name. */
-const REVIEW_KEY = 'review';
-
-/** The plan transitions a reviewer performs: those guarded by the document's review element. */
-export function reviewTransitions(doc: ResourceDocument): Record<string, TransitionDeclaration> {
-  return Object.fromEntries(Object.entries(doc.transitions ?? {}).filter(([, tr]) => tr.element === REVIEW_KEY));
-}
+/**
+ * The reviewer's transitions of a plan's `reviewStatus`. The document declares only the
+ * farm's `submit`: an element of the document is granted under its authority and every
+ * alias, so a declared `review` element would be held by the farms that run the plans.
+ */
+export const REVIEW_TRANSITIONS: Readonly<Record<string, TransitionDeclaration>> = {
+  approve: { from: ['submitted'], to: 'approved', element: REVIEW_ELEMENT, title: { zh: '审核通过', en: 'Approve', es: 'Aprobar' } },
+  reject: {
+    from: ['submitted'],
+    to: 'rejected',
+    element: REVIEW_ELEMENT,
+    title: { zh: '驳回', en: 'Reject', es: 'Rechazar' },
+    reason: { field: 'rejectReason', required: true },
+  },
+};
 
 /** The review transitions a plan's state allows to `user` (the `_transitions` hint of the review rows). */
-export function reviewHint(doc: ResourceDocument, user: Pick<SessionUser, 'elements'>, state: unknown): string[] {
+export function reviewHint(user: Pick<SessionUser, 'elements'>, state: unknown): string[] {
   if (!user.elements.has(REVIEW_ELEMENT)) return [];
-  const names = new Set(Object.keys(reviewTransitions(doc)));
-  return transitionsFrom(doc, state).filter((n) => names.has(n));
+  return Object.entries(REVIEW_TRANSITIONS)
+    .filter(([, tr]) => tr.from.some((s) => s === state))
+    .map(([name]) => name);
 }
 
 function stale(lang: Lang) {
@@ -59,7 +66,7 @@ async function closedGroupOf(tx: Queryable, groupId: unknown, lang: Lang): Promi
 export function registerReviewTransitions(app: FastifyInstance, store: PlantingRecords, tags: string[]) {
   const plans = store.doc('plantPlans');
   const select = rowSelect(plans, new Map(['plantGroups', 'planTemplates'].map((n) => [n, store.doc(n)])));
-  const names = Object.keys(reviewTransitions(plans));
+  const names = Object.keys(REVIEW_TRANSITIONS);
   app.post<{ Params: { id: number; name: string }; Body: { version: number; reason?: string } }>(
     '/examineFactory/plans/:id/transitions/:name',
     {
@@ -67,7 +74,7 @@ export function registerReviewTransitions(app: FastifyInstance, store: PlantingR
       attachValidation: true,
       schema: {
         tags,
-        summary: `Review a submitted plan: ${names.join(' or ')} (the plantPlans transitions of the same names; reject needs a reason)`,
+        summary: `Review a submitted plan: ${names.join(' or ')} (reject needs a reason); the plan’s reviewStatus and rejectReason change, its version rises`,
         description: `Needs the menu code ${REVIEW_MENU} and the element code ${REVIEW_ELEMENT}. A draft, a missing plan or another name answers 40401; a plan not awaiting review 40001.`,
         params: {
           type: 'object',
@@ -83,7 +90,7 @@ export function registerReviewTransitions(app: FastifyInstance, store: PlantingR
       const me = requireAnyMenu(req, [REVIEW_MENU]);
       if (!me.elements.has(REVIEW_ELEMENT)) throw forbidden();
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const tr = reviewTransitions(plans)[req.params.name];
+      const tr = Object.hasOwn(REVIEW_TRANSITIONS, req.params.name) ? REVIEW_TRANSITIONS[req.params.name] : undefined;
       if (!tr) throw notFound();
       const field = plans.states!.field;
       const reason = transitionReason(tr, req.body.reason, req.lang);
@@ -118,7 +125,7 @@ export function registerReviewTransitions(app: FastifyInstance, store: PlantingR
           });
           const view = await tx.query<RecordRow>(`SELECT ${select} FROM ${ROW_FROM} WHERE r.resource = ${ident(plans.name)} AND r.id = $1`, [current.id]);
           const row = rowView(view.rows[0]);
-          return { ...row, [TRANSITIONS_FIELD]: reviewHint(plans, me, tr.to) };
+          return { ...row, [TRANSITIONS_FIELD]: reviewHint(me, tr.to) };
         }),
       );
     },
