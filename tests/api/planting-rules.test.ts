@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { addDays } from '../../server/planting/dates.ts';
-import { call, fingerprint, recordOf, docs, type Body } from './resource-fixtures.ts';
+import { call, fingerprint, recordOf, docs, type Body, type Reply } from './resource-fixtures.ts';
 
 const GROUPS = '/api/farmPlantGroup/groups';
 const PLANS = '/api/farmPlantGroup/plans';
@@ -40,7 +40,7 @@ describe.each(engines())('planting rules and transitions on $name', (engine) => 
   const transition = (token: string, base: string, row: Body, name: string, extra: Body = {}, lang = 'zh') =>
     call(t, token, 'POST', `${base}/${row.id}/transitions/${name}`, { version: row.version, ...extra }, lang);
   /** A refused write: the status, the one field, and not a byte of the records or the log changed. */
-  const refused = async (write: () => Promise<{ status: number; data: any; raw: { body: string } }>, status: number, field?: string, message?: RegExp) => {
+  const refused = async (write: () => Promise<Reply>, status: number, field?: string, message?: RegExp) => {
     const before = await fingerprint(t.db);
     const r = await write();
     expect(r.status, r.raw.body).toBe(status);
