@@ -72,11 +72,6 @@ export const msg = defineMessages({
     en: 'Assignees must be people of this farm',
     es: 'Los responsables deben ser personas de esta granja',
   },
-  'planting.transition': {
-    zh: '状态不能从「{from}」改为「{to}」',
-    en: 'The status cannot change from "{from}" to "{to}"',
-    es: 'El estado no puede pasar de «{from}» a «{to}»',
-  },
   'planting.taskNotOfFarm': {
     zh: '只能记录本农场的农事任务',
     en: 'Records can only be made on tasks of your own farm',
