@@ -44,10 +44,10 @@ function refuse(problems: Problem[], lang: Lang): void {
   throw invalidInput(errors, lang);
 }
 
-async function load<T = Data>(tx: Queryable, resource: string, id: unknown): Promise<Row<T> | null> {
+async function load<T = Data>(tx: Queryable, resource: string, id: unknown, lock: '' | 'FOR SHARE' = ''): Promise<Row<T> | null> {
   if (typeof id !== 'number') return null;
   const { rows } = await tx.query<{ id: number; farm_id: number | null; data: T }>(
-    'SELECT id, farm_id, data FROM resource_records WHERE resource = $1 AND id = $2',
+    `SELECT id, farm_id, data FROM resource_records WHERE resource = $1 AND id = $2 ${lock}`,
     [resource, id],
   );
   const r = rows[0];
@@ -55,8 +55,8 @@ async function load<T = Data>(tx: Queryable, resource: string, id: unknown): Pro
 }
 
 /** A referenced record of the written record's farm, or null (missing or another farm's: the engine refuses it). */
-async function loadOfFarm<T = Data>(tx: Queryable, resource: string, id: unknown, farmId: number | null): Promise<Row<T> | null> {
-  const row = await load<T>(tx, resource, id);
+async function loadOfFarm<T = Data>(tx: Queryable, resource: string, id: unknown, farmId: number | null, lock: '' | 'FOR SHARE' = ''): Promise<Row<T> | null> {
+  const row = await load<T>(tx, resource, id, lock);
   return row && row.farmId === farmId ? row : null;
 }
 
@@ -71,22 +71,27 @@ async function storedFarm(tx: Queryable, id: number): Promise<number | null> {
   return rows[0]?.farm_id == null ? null : Number(rows[0].farm_id);
 }
 
-/** The group a record hangs on, through its plan or task when it names no group. */
+/**
+ * The group a record hangs on, through its plan or task when it names no group. The group's
+ * row is share-locked until the write commits, so a concurrent close (which locks it for
+ * update) waits for the write or the write for the close: never both.
+ */
 async function groupOf(tx: Queryable, resource: string, data: Data, farmId: number | null): Promise<Row<GroupData> | null> {
+  const group = (id: unknown) => loadOfFarm<GroupData>(tx, 'plantGroups', id, farmId, 'FOR SHARE');
   switch (resource) {
     case 'plantGroups':
       return null;
     case 'plantPlans':
     case 'farmingTasks':
-      return loadOfFarm<GroupData>(tx, 'plantGroups', data.groupId, farmId);
+      return group(data.groupId);
     case 'planItems':
     case 'growthObservations': {
       const plan = await loadOfFarm<Data>(tx, 'plantPlans', data.planId, farmId);
-      return plan ? loadOfFarm<GroupData>(tx, 'plantGroups', plan.data.groupId, farmId) : null;
+      return plan ? group(plan.data.groupId) : null;
     }
     case 'farmingRecords': {
       const task = await loadOfFarm<Data>(tx, 'farmingTasks', data.taskId, farmId);
-      return task ? loadOfFarm<GroupData>(tx, 'plantGroups', task.data.groupId, farmId) : null;
+      return task ? group(task.data.groupId) : null;
     }
     default:
       return null;
