@@ -3,13 +3,14 @@ import { legacyApi } from './legacy/plugin.ts';
 import { platformRoutes } from './platform/plugin.ts';
 import { resourceEngine, type ResourceEngineOptions } from './resources/plugin.ts';
 import { adminResourceExtensions } from './admin/resource-extensions.ts';
+import { plantingResourceExtensions } from './planting/extensions.ts';
 import { knowledgeRoutes } from './knowledge/plugin.ts';
 import { plantingRoutes } from './planting/routes.ts';
 // First: it watches the routes the others register (registry, trace).
 import { adminRoutes } from './admin/plugin.ts';
 
 /** The engine with every business module's hooks on its resources (docs/resources.md, "Extensions"). */
-const engineOptions: ResourceEngineOptions = { extensions: [...adminResourceExtensions] };
+const engineOptions: ResourceEngineOptions = { extensions: [...adminResourceExtensions, ...plantingResourceExtensions] };
 const resources: FastifyPluginAsync = async (app) => {
   await app.register(resourceEngine, engineOptions);
 };

@@ -72,11 +72,6 @@ export const msg = defineMessages({
     en: 'Assignees must be people of this farm',
     es: 'Los responsables deben ser personas de esta granja',
   },
-  'planting.transition': {
-    zh: '状态不能从「{from}」改为「{to}」',
-    en: 'The status cannot change from "{from}" to "{to}"',
-    es: 'El estado no puede pasar de «{from}» a «{to}»',
-  },
   'planting.taskNotOfFarm': {
     zh: '只能记录本农场的农事任务',
     en: 'Records can only be made on tasks of your own farm',
@@ -96,5 +91,20 @@ export const msg = defineMessages({
     zh: '该计划条目已发布为任务',
     en: 'This plan item has already been published as a task',
     es: 'Este elemento del plan ya se publicó como tarea',
+  },
+  'planting.plotNotOfFarm': {
+    zh: '地块 {ids} 不属于本农场',
+    en: 'The plots {ids} are not plots of this farm',
+    es: 'Las parcelas {ids} no son de esta granja',
+  },
+  'planting.workTypeMissing': {
+    zh: '农事类型 {id} 不存在，请重新选择',
+    en: 'The farm-work type {id} does not exist; choose another',
+    es: 'El tipo de labor {id} no existe; elija otro',
+  },
+  'planting.reasonOwned': {
+    zh: '驳回原因由区域管理中心驳回时填写，不能在此修改',
+    en: 'The reason for rejection is given by the regional center when it rejects the plan; it cannot be changed here',
+    es: 'El motivo del rechazo lo da el centro regional al rechazar el plan; no se puede cambiar aquí',
   },
 });

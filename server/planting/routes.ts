@@ -28,6 +28,9 @@ import {
 import './messages.ts';
 import { PLAN_TYPE_IDS } from './plan-types.ts';
 import { registerReads } from './reads.ts';
+import { can } from '../../runtime/access/can.ts';
+import { transitionsFrom } from '../../runtime/schema/transitions.ts';
+import { registerReviewTransitions, reviewHint } from './review.ts';
 
 const tags = ['planting'];
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
@@ -53,6 +56,7 @@ export const plantingRoutes: FastifyPluginAsync = async (app) => {
   registerGenerate(app, store);
   registerPublish(app, store);
   registerReview(app, store);
+  registerReviewTransitions(app, store, tags);
   registerOverview(app, store);
   registerReads(app, store);
 };
@@ -234,7 +238,7 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
       schema: { tags, summary: 'Planting plans submitted by farms for review (not drafts), newest start first', description: `Needs one of the menu codes ${REVIEW_MENUS.join(', ')}.`, querystring: query, response: okPage() },
     },
     async (req) => {
-      requireAnyMenu(req, REVIEW_MENUS);
+      const me = requireAnyMenu(req, REVIEW_MENUS);
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       const q = { ...req.query, pageIndex: req.query.pageIndex ?? 1, pageSize: req.query.pageSize ?? 20 };
       const p = new Params();
@@ -247,7 +251,9 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
         `SELECT ${select} FROM ${ROW_FROM} WHERE ${cond} ORDER BY r.data->>'startOn' DESC, r.id DESC LIMIT ${p.add(q.pageSize)} OFFSET ${p.add((q.pageIndex - 1) * q.pageSize)}`,
         p.values,
       );
-      return ok(pageOf(rows.map(rowView), total, q.pageIndex, q.pageSize));
+      // The review actions the rows offer (approve, reject) are the reviewer's transitions (review.ts).
+      const hinted = rows.map((r) => ({ ...rowView(r), _transitions: reviewHint(me, r.data.reviewStatus) }));
+      return ok(pageOf(hinted, total, q.pageIndex, q.pageSize));
     },
   );
   app.get<{ Params: { id: number } }>(
@@ -264,7 +270,7 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
       },
     },
     async (req) => {
-      requireAnyMenu(req, REVIEW_MENUS);
+      const me = requireAnyMenu(req, REVIEW_MENUS);
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       const { rows } = await app.db.query<RecordRow>(
         `SELECT ${select} FROM ${ROW_FROM} WHERE r.resource = ${ident(plans.name)} AND r.id = $1 AND r.data->>'reviewStatus' <> 'draft'`,
@@ -275,7 +281,7 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
         `SELECT ${rowSelect(items, docs)} FROM ${ROW_FROM} WHERE r.resource = ${ident(items.name)} AND (r.data->>'planId')::numeric = $1 ORDER BY (r.data->>'orderNumber')::numeric, r.id`,
         [req.params.id],
       );
-      return ok({ ...rowView(rows[0]), items: itemRows.rows.map(rowView) });
+      return ok({ ...rowView(rows[0]), _transitions: reviewHint(me, rows[0].data.reviewStatus), items: itemRows.rows.map(rowView) });
     },
   );
   app.get<{ Params: { id: number } }>(
@@ -380,15 +386,26 @@ function registerOverview(app: FastifyInstance, store: PlantingRecords) {
       // Its own parameter, added after the count: one placeholder compared as text above and cast
       // to a date below would be given two types, which PostgreSQL refuses.
       const nowDate = p.add(today());
-      const { rows } = await app.db.query<{ id: number; data: Record<string, unknown>; group_name: string | null; days: number }>(
-        `SELECT r.id, r.data, g.data->>'name' AS group_name, (${nowDate}::date - (r.data->>'dueOn')::date)::int AS days
+      const { rows } = await app.db.query<{ id: number; version: number; data: Record<string, unknown>; group_name: string | null; days: number }>(
+        `SELECT r.id, r.version, r.data, g.data->>'name' AS group_name, (${nowDate}::date - (r.data->>'dueOn')::date)::int AS days
            FROM resource_records r LEFT JOIN resource_records g ON g.resource = 'plantGroups' AND g.id = (r.data->>'groupId')::bigint
           WHERE ${cond} ORDER BY r.data->>'dueOn', r.id LIMIT ${p.add(q.pageSize)} OFFSET ${p.add((q.pageIndex - 1) * q.pageSize)}`,
         p.values,
       );
       return ok(
         pageOf(
-          rows.map((r) => ({ id: Number(r.id), title: r.data.title, groupName: r.group_name, startOn: r.data.startOn, dueOn: r.data.dueOn, status: r.data.status, daysOverdue: Math.max(0, r.days) })),
+          rows.map((r) => ({
+            id: Number(r.id),
+            version: r.version,
+            title: r.data.title,
+            groupName: r.group_name,
+            startOn: r.data.startOn,
+            dueOn: r.data.dueOn,
+            status: r.data.status,
+            daysOverdue: Math.max(0, r.days),
+            // The rows offer the task's transitions (start, finish) as the engine's rows do.
+            _transitions: transitionsFrom(tasks, r.data.status).filter((n) => can(me, tasks, tasks.transitions![n].element)),
+          })),
           total,
           q.pageIndex,
           q.pageSize,

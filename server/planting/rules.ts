@@ -1,9 +1,9 @@
 /**
  * The planting business rules as pure functions (no database, no Fastify), so that they are
- * tested alone and wired wherever a write happens: today by the plan generator and the task
- * publisher of this module; after the engine's hook extension lands, as beforeCreate /
- * beforeUpdate hooks of plantGroups, plantPlans, planItems, farmingTasks and farmingRecords
- * (see `plantingHooks` at the end and docs/planting.md, "Rules").
+ * tested alone and wired wherever a write happens: by the plan generator and the task
+ * publisher of this module, and as the engine's hooks on every generic write
+ * (./extensions.ts; docs/planting.md, "Rules"). The state machines are data: the `states`
+ * and `transitions` of the resource documents, and the center's review in ./review.ts.
  *
  * A rule answers problems, never throws: `{field, key, params}` where `key` is a message of
  * ./messages.ts; the caller turns them into the localised 40001.
@@ -139,27 +139,6 @@ export function checkTaskDates(task: { startOn: string; dueOn: string }, group: 
   if (task.dueOn < task.startOn) return [{ field: 'dueOn', key: 'planting.dueBeforeStart', params: { dueOn: task.dueOn, startOn: task.startOn } }];
   const problems = checkGroupDates([{ startOn: task.startOn, endOn: task.startOn }], group, 'startOn');
   return problems.concat(checkGroupDates([{ startOn: task.dueOn, endOn: task.dueOn }], group, 'dueOn').filter((p) => p.key === 'planting.afterSeason'));
-}
-
-/** The declared state machines (the engine's transitions will take these as data after the merge). */
-export const GROUP_TRANSITIONS: Record<GroupStatus, GroupStatus[]> = {
-  planned: ['growing'],
-  growing: ['harvested'],
-  harvested: ['closed'],
-  closed: [],
-};
-export const TASK_TRANSITIONS: Record<TaskStatus, TaskStatus[]> = { published: ['inProgress', 'done'], inProgress: ['done'], done: [] };
-export const REVIEW_TRANSITIONS: Record<ReviewStatus, ReviewStatus[]> = {
-  draft: ['submitted'],
-  submitted: ['approved', 'rejected'],
-  rejected: ['submitted'],
-  approved: [],
-};
-
-/** A status change only along its declared transitions (an unchanged status is no change). */
-export function checkTransition<S extends string>(machine: Record<S, S[]>, from: S | undefined, to: S | undefined, field = 'status'): Problem[] {
-  if (from === undefined || to === undefined || from === to) return [];
-  return machine[from]?.includes(to) ? [] : [{ field, key: 'planting.transition', params: { from, to } }];
 }
 
 /** Overdue is derived, never stored: not done and due before today. */

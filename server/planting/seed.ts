@@ -168,6 +168,18 @@ export async function seedPlanting(db: Queryable, now = new Date()): Promise<voi
     const tomatoTemplateId = await insert('planTemplates', { ...tomatoT }, org, by);
     const worker = (i: number) => people[i % people.length];
 
+    // The season under way first: the lowest ids of plans, items, tasks and records are of an open
+    // group, the rows a generic client (and the contract test) picks first to copy and edit; a
+    // closed group's refuse every change.
+    // An autumn-winter greenhouse crop planted 60 days ago.
+    const start = today(-60, now);
+    const currentGroup = await insert('plantGroups', {
+      name: org.type === 4 ? `${year} 秋冬番茄育苗` : `${year} 秋冬茬温室番茄`, cropId: tomato, ...(jinpeng ? { cropSubtypeId: jinpeng } : {}),
+      fieldId: greenhouse.id, fieldIds: [greenhouse.id], areaMu: area, plantedOn: start, expectedHarvestOn: addDays(start, 119),
+      stage: 'fruiting', manager: people[0].name, season: `${year} 年秋冬茬`, seasonStart: today(-75, now), seasonEnd: today(120, now), status: 'growing',
+    }, org, by);
+    await seedPlan(currentGroup, tomatoTemplateId, tomatoT, start, area, org.type === 4 ? 'draft' : 'submitted', false);
+
     // The finished season: last year's spring greenhouse tomatoes (or paddy rice on a paddy plot).
     const paddy = fields.find((f) => f.land === 'paddy');
     const finishedT = paddy ? riceTemplate(work, rice) : tomatoT;
@@ -183,15 +195,6 @@ export async function seedPlanting(db: Queryable, now = new Date()): Promise<voi
       status: org.type === 0 && paddy ? 'closed' : 'harvested', remark: '上季已完成，数据用于对比。',
     }, org, by);
     await seedPlan(finishedGroup, finishedTemplateId, finishedT, finishedStart, Number(finishedField.area), 'approved', true);
-
-    // The season under way: an autumn-winter greenhouse crop planted 60 days ago.
-    const start = today(-60, now);
-    const currentGroup = await insert('plantGroups', {
-      name: org.type === 4 ? `${year} 秋冬番茄育苗` : `${year} 秋冬茬温室番茄`, cropId: tomato, ...(jinpeng ? { cropSubtypeId: jinpeng } : {}),
-      fieldId: greenhouse.id, fieldIds: [greenhouse.id], areaMu: area, plantedOn: start, expectedHarvestOn: addDays(start, 119),
-      stage: 'fruiting', manager: people[0].name, season: `${year} 年秋冬茬`, seasonStart: today(-75, now), seasonEnd: today(120, now), status: 'growing',
-    }, org, by);
-    await seedPlan(currentGroup, tomatoTemplateId, tomatoT, start, area, org.type === 4 ? 'draft' : 'submitted', false);
 
     async function seedPlan(groupId: number, templateId: number, template: Template, startOn: string, areaMu: number, reviewStatus: string, finished: boolean) {
       const planId = await insert('plantPlans', { groupId, templateId, planType: template.kind, name: `${template.name} · ${startOn}`, startOn, reviewStatus }, org, by);

@@ -36,7 +36,7 @@ describe.each(engines())('planting plans on $name', (engine) => {
     const groups = await call(t, farm, 'GET', '/api/farmPlantGroup/groups/page?status=growing&sort=-plantedOn&pageSize=50');
     group = groups.data.rows.find((g: Body) => g.seasonStart && g.seasonEnd);
     cropId = group.cropId as number;
-    workTypeId = (await call(t, farm, 'GET', '/api/bigData-kms/farmWorkTypes/page?pageSize=1')).data.rows[0].id;
+    workTypeId = (await call(t, farm, 'GET', '/api/kms/farmWorkTypes/page?pageSize=1')).data.rows[0].id;
   });
   afterAll(async () => {
     await t?.close();

@@ -31,7 +31,9 @@ describe.each(engines())('planting reads and form calls on $name', (engine) => {
   });
 
   it('lets one of two simultaneous edits of a plan item with the same version through; the other is told to reload', async () => {
-    const item = (await call(t, farm, 'GET', '/api/farmPlantGroup/planItems/page?pageSize=1&sort=id')).data.rows[0];
+    // An item of the season under way: a closed group's items refuse every change.
+    const plan = (await call(t, farm, 'GET', `/api/farmPlantGroup/plans/page?groupId=${group.id}&pageSize=1`)).data.rows[0];
+    const item = (await call(t, farm, 'GET', `/api/farmPlantGroup/planItems/page?planId=${plan.id}&pageSize=1&sort=orderNumber`)).data.rows[0];
     const body = (name: string) => ({ planId: item.planId, orderNumber: item.orderNumber, itemType: item.itemType, name, startOn: item.startOn, endOn: item.endOn, version: item.version });
     const url = `/api/farmPlantGroup/planItems/${item.id}`;
     const [a, b] = await Promise.all([call(t, farm, 'PUT', url, body('甲改')), call(t, farm, 'PUT', url, body('乙改'))]);

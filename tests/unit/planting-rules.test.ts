@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, isIsoDate } from '../../server/planting/dates.ts';
 import {
-  checkAssignees, checkGroupDates, checkTaskDates, checkTaskFromOwnPlan, checkTemplateKind, checkTransition,
-  GROUP_TRANSITIONS, isOverdue, planItemsFromTemplate, refuseIfClosed, REVIEW_TRANSITIONS,
+  checkAssignees, checkGroupDates, checkTaskDates, checkTaskFromOwnPlan, checkTemplateKind,
+  isOverdue, planItemsFromTemplate, refuseIfClosed,
 } from '../../server/planting/rules.ts';
 
 const group = { plantedOn: '2026-05-01', seasonStart: '2026-04-01', seasonEnd: '2026-09-30', status: 'growing' as const };
@@ -37,11 +37,8 @@ describe('planting rules', () => {
     expect(checkTaskDates({ startOn: '2026-06-02', dueOn: '2026-06-01' }, group)[0].field).toBe('dueOn');
     expect(checkTaskDates({ startOn: '2026-06-01', dueOn: '2026-10-02' }, group)[0]).toMatchObject({ field: 'dueOn', key: 'planting.afterSeason' });
   });
-  it('transitions only along the declared machines; overdue is derived', () => {
-    expect(checkTransition(GROUP_TRANSITIONS, 'planned', 'growing')).toEqual([]);
-    expect(checkTransition(GROUP_TRANSITIONS, 'closed', 'growing')).toHaveLength(1);
-    expect(checkTransition(REVIEW_TRANSITIONS, 'submitted', 'rejected', 'reviewStatus')).toEqual([]);
-    expect(checkTransition(REVIEW_TRANSITIONS, 'draft', 'approved', 'reviewStatus')[0].field).toBe('reviewStatus');
+  // The transitions are the documents' (tests/api/planting-rules.test.ts).
+  it('overdue is derived', () => {
     expect(isOverdue({ status: 'published', dueOn: '2026-01-01' }, '2026-01-02')).toBe(true);
     expect(isOverdue({ status: 'done', dueOn: '2026-01-01' }, '2026-01-02')).toBe(false);
     expect(isOverdue({ status: 'inProgress', dueOn: '2026-01-02' }, '2026-01-02')).toBe(false);
