@@ -55,20 +55,20 @@ export const ROUTE_BUDGETS: RouteBudget[] = [
     route: 'first table',
     description: 'login, then a table screen with its menu icons',
     loads: ['runtime/shell/frame/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/TableView.tsx', 'runtime/icons/icon-files.ts'],
-    budget: 655 * kB,
+    budget: 685 * kB,
     target: 350 * kB,
   },
   {
     route: 'form',
     description: 'login, then a form screen',
     loads: ['runtime/shell/frame/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/FormView.tsx', 'runtime/icons/icon-files.ts'],
-    budget: 785 * kB,
+    budget: 825 * kB,
   },
   {
     route: 'dashboard',
     description: 'login, then a dashboard screen (charts)',
     loads: ['runtime/shell/frame/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/DashboardView.tsx', 'runtime/icons/icon-files.ts'],
-    budget: 735 * kB,
+    budget: 780 * kB,
   },
 ];
 
