@@ -5,12 +5,13 @@ import { resourceEngine, type ResourceEngineOptions } from './resources/plugin.t
 import { adminResourceExtensions } from './admin/resource-extensions.ts';
 import { plantingResourceExtensions } from './planting/extensions.ts';
 import { knowledgeRoutes } from './knowledge/plugin.ts';
+import { knowledgeResourceExtensions } from './knowledge/extensions.ts';
 import { plantingRoutes } from './planting/routes.ts';
 // First: it watches the routes the others register (registry, trace).
 import { adminRoutes } from './admin/plugin.ts';
 
 /** The engine with every business module's hooks on its resources (docs/resources.md, "Extensions"). */
-const engineOptions: ResourceEngineOptions = { extensions: [...adminResourceExtensions, ...plantingResourceExtensions] };
+const engineOptions: ResourceEngineOptions = { extensions: [...adminResourceExtensions, ...plantingResourceExtensions, ...knowledgeResourceExtensions] };
 const resources: FastifyPluginAsync = async (app) => {
   await app.register(resourceEngine, engineOptions);
 };

@@ -65,6 +65,12 @@ export interface ResourceHooks {
   afterDelete?: Hook<DeleteContext>;
   beforeTransition?: Hook<TransitionContext>;
   afterTransition?: Hook<TransitionContext>;
+  /**
+   * Per-record hints for the console (`_can`, docs/schema-language.md "Action gating"):
+   * the actions this caller would be refused on this record by a rule beyond element codes,
+   * e.g. `{ add: false }`. Synchronous and without a query: it runs on every row of a page.
+   */
+  rowHints?: (ctx: { user: SessionUser; row: Readonly<Record<string, unknown>> }) => Record<string, boolean> | undefined;
 }
 
 export interface ResourceExtension {
@@ -73,7 +79,7 @@ export interface ResourceExtension {
   hooks: ResourceHooks;
 }
 
-type HookName = keyof ResourceHooks;
+type HookName = Exclude<keyof ResourceHooks, 'rowHints'>;
 type ContextOf<K extends HookName> = Parameters<NonNullable<ResourceHooks[K]>>[0];
 
 /** One resource's hooks, from every extension naming it, run in the order they were handed in. */
@@ -85,6 +91,16 @@ export class ResourceHookChain {
       const hook = hooks[name] as Hook<ContextOf<K>> | undefined;
       if (hook) await hook(ctx);
     }
+  }
+
+  /** Every extension's hints for one row, merged (a later `false` wins); undefined when none. */
+  hints(user: SessionUser, row: Readonly<Record<string, unknown>>): Record<string, boolean> | undefined {
+    let merged: Record<string, boolean> | undefined;
+    for (const hooks of this.list) {
+      const got = hooks.rowHints?.({ user, row });
+      if (got) merged = { ...merged, ...got };
+    }
+    return merged;
   }
 }
 

@@ -11,6 +11,9 @@ import { diffRecords } from './diff.ts';
 import { ResourceHookChain } from './extensions.ts';
 import { can } from '../../runtime/access/can.ts';
 import { hasTransitions, TRANSITIONS_FIELD, transitionsFrom } from '../../runtime/schema/transitions.ts';
+
+/** The per-record hints field the console's gating reads (runtime/screens/gating.ts, CAN_FIELD). */
+const CAN_HINTS = '_can';
 import { refuseFromState, settleOwnedFields, transitionReason } from './state-rules.ts';
 import { msg } from './messages.ts';
 import { assertCrossFieldRules } from './validation.ts';
@@ -163,6 +166,8 @@ export class ResourceStore {
       const doc = this.doc;
       view[TRANSITIONS_FIELD] = transitionsFrom(doc, row.data[doc.states.field]).filter((n) => can(user, doc, doc.transitions[n].element));
     }
+    const hints = this.hooks.hints(user, view);
+    if (hints) view[CAN_HINTS] = { ...(view[CAN_HINTS] as Record<string, boolean> | undefined), ...hints };
     return view;
   }
 

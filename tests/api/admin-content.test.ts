@@ -255,12 +255,16 @@ describe.each(engines())('administration content on $name', (engine) => {
 
   describe('plots and planting groups', () => {
     it('keeps each farm’s plots to itself and links planting groups to plots of the same farm', async () => {
-      const mine = await f.as('farm', 'GET', '/api/admin/fields/page');
-      expect(mine.status).toBe(40301);
+      // A farm reads its own plots (the planting group form picks them), never another farm's.
+      const mine = await f.as('farm', 'GET', '/api/admin/fields/page?pageSize=50');
+      expect(mine.status).toBe(200);
       const all = await f.as('admin', 'GET', '/api/admin/fields/page?pageSize=50');
       const farm1 = await f.orgOf('farm');
       const farm2 = await f.orgOf('farm2');
-      expect(new Set(all.data.rows.map((r: { farmId: number }) => r.farmId))).toEqual(new Set([farm1, farm2]));
+      expect(mine.data.rows.length).toBeGreaterThan(0);
+      expect(mine.data.rows.every((r: { farmId: number }) => r.farmId === farm1)).toBe(true);
+      // The seedling base grows seedlings in a greenhouse plot of its own (the planting seed).
+      expect(new Set(all.data.rows.map((r: { farmId: number }) => r.farmId))).toEqual(new Set([farm1, farm2, await f.orgOf('nursery')]));
       expect(all.data.rows.find((r: { code: string }) => r.code === 'HF-01').labels.cropId).toBe('水稻');
 
       const groups = await f.as('farm', 'GET', '/api/farmPlantGroup/groups/page');

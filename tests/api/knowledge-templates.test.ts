@@ -38,6 +38,14 @@ describe.each(engines())('knowledge base and templates on $name', (engine) => {
     expect(tomato.workItems.filter((w: any) => w.materials?.length).length).toBeGreaterThanOrEqual(10);
   });
 
+  it('tells a caller without a farm that the copy is not theirs to make (_can.add false), and a farm nothing', async () => {
+    // The administrator holds every element code but belongs to no farm: the copy would be refused for want of one.
+    for (const row of await page('admin', '/api/kms/systemTemplates/page?pageSize=50')) expect(row._can).toEqual({ add: false });
+    for (const row of await page('farm', '/api/kms/systemTemplates/page?pageSize=50')) expect(row._can).toBeUndefined();
+    const one = (await page('admin', '/api/kms/systemTemplates/page?pageSize=1'))[0];
+    expect((await call(t, tokens.admin, 'GET', `/api/kms/systemTemplates/${one.id}`)).data._can).toEqual({ add: false });
+  });
+
   it('lets farms read the platform libraries and refuses their writes with 40301, changing nothing', async () => {
     for (const who of ['farm', 'farm2', 'nursery']) {
       expect((await page(who, '/api/kms/farmWorkTypes/page')).length).toBeGreaterThan(0);

@@ -64,7 +64,8 @@ describe.each(engines())('resource endpoints on $name', (engine) => {
         for (const meta of ['id', 'version', 'farmId', 'blocId', 'createdAt', 'updatedAt', 'labels']) expect(row).toHaveProperty(meta);
         for (const key of Object.keys(row)) {
           // `_transitions`: the hint of documents declaring transitions (docs/resources.md, "States and transitions").
-          const hint = doc.transitions ? ['_transitions'] : [];
+          // `_can`: per-record hints of an extension (docs/resources.md, "Extensions").
+          const hint = doc.transitions ? ['_transitions', '_can'] : ['_can'];
           expect(['id', 'version', 'farmId', 'farmName', 'blocId', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'labels', ...hint, ...Object.keys(doc.record.properties)]).toContain(key);
         }
         for (const ref of Object.keys(doc.references ?? {})) if (row[ref] != null) expect(typeof row.labels[ref]).toBe('string');

@@ -20,6 +20,11 @@ export function rowJsonSchema(doc: ResourceDocument): Record<string, unknown> {
         description: 'Display value of each referenced record, by reference property.',
         additionalProperties: { type: ['string', 'null'] },
       },
+      _can: {
+        type: 'object',
+        description: 'Actions a rule beyond element codes refuses this caller on this record (false), for the console to leave out; absent when none.',
+        additionalProperties: { type: 'boolean' },
+      },
       ...doc.record.properties,
     },
     required: ['id', 'version', 'createdAt', 'updatedAt'],
@@ -41,6 +46,7 @@ export function writeJsonSchema(doc: ResourceDocument, mode: 'create' | 'update'
     createdBy: readOnly({ type: ['integer', 'null'] }),
     updatedBy: readOnly({ type: ['integer', 'null'] }),
     labels: readOnly({ type: 'object', maxProperties: 50, additionalProperties: { type: ['string', 'null'], maxLength: 500 } }),
+    _can: readOnly({ type: 'object', maxProperties: 20, additionalProperties: { type: 'boolean' } }),
   };
   const properties: Record<string, unknown> = { ...meta, ...doc.record.properties };
   const required = [...(doc.record.required ?? [])];
