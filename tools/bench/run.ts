@@ -25,6 +25,10 @@ const BENCHES: Record<string, Bench> = {
     description: 'planting-plan timeline in headless Chromium: first render with 500 items, a mouse drag until saved and painted, pointer move to next frame',
     load: () => import('./timeline.ts'),
   },
+  'plan-generate': {
+    description: 'plan generator on the server: a 300-item plan from a template, preview (nothing stored) and stored (plan and items in one transaction), p50/p99, PGlite and PostgreSQL',
+    load: () => import('./plan-generate.ts'),
+  },
   'console-load': {
     description: 'the real console built and served by the real server, cold cache in headless Chromium: JavaScript per route, login form ready, login to a table with rows',
     load: () => import('./console-load.ts'),
