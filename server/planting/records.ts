@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.ts';
 import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { audit } from '../audit/log.ts';
+import { audit, auditMany } from '../audit/log.ts';
 import { diffRecords } from '../resources/diff.ts';
 import { ident, ROW_FROM, rowSelect, rowView, scopeCondition, type RecordRow } from '../resources/sql.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
@@ -58,6 +58,33 @@ export class PlantingRecords {
     const doc = this.doc(resource);
     const { rows } = await db.query<RecordRow>(`SELECT ${rowSelect(doc, this.docs)} FROM ${ROW_FROM} WHERE r.resource = ${ident(doc.name)} AND r.id = $1`, [id]);
     return rowView(rows[0]);
+  }
+
+  /**
+   * Inserts several farm records of one resource with their audit rows, in the caller's
+   * transaction: two statements whatever their number (a generated plan's items). Ids in order.
+   */
+  async insertMany(tx: Queryable, req: FastifyRequest, user: SessionUser, resource: string, owner: { farmId: number | null; blocId: number | null }, list: readonly Record<string, unknown>[]): Promise<number[]> {
+    if (!list.length) return [];
+    const doc = this.doc(resource);
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO resource_records(resource, farm_id, bloc_id, data, created_by, updated_by)
+       SELECT ${ident(doc.name)}, $1, $2, x.d, $4, $4 FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(d, n) ORDER BY x.n
+       RETURNING id`,
+      [owner.farmId, owner.blocId, JSON.stringify(list), user.id],
+    );
+    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    await auditMany(
+      tx,
+      req,
+      ids.map((id, i) => ({
+        action: `${doc.name}.create`,
+        resource: doc.name,
+        recordId: id,
+        changes: { farmId: owner.farmId, blocId: owner.blocId, version: { from: null, to: 1 }, fields: diffRecords(null, list[i]) },
+      })),
+    );
+    return ids;
   }
 
   /** Inserts a farm record with its audit row, in the caller's transaction. */

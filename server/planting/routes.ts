@@ -117,7 +117,7 @@ function registerGenerate(app: FastifyInstance, store: PlantingRecords) {
           if (closed.length) refuse(closed, req.lang);
           const owner = { farmId: group.farmId, blocId: group.blocId };
           const planId = await store.insert(tx, req, me, 'plantPlans', owner, plan);
-          for (const item of items) await store.insert(tx, req, me, 'planItems', owner, { planId, ...item });
+          await store.insertMany(tx, req, me, 'planItems', owner, items.map((item) => ({ planId, ...item })));
           // id and groupId at the top: the form that made the plan opens it (afterSubmit over the reply).
           return { id: planId, groupId: group.id, plan: await store.view(tx, 'plantPlans', planId), items: items.map((i) => ({ planId, ...i })) };
         }),

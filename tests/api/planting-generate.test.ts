@@ -81,6 +81,18 @@ describe.each(engines())('planting plans on $name', (engine) => {
       expect(stored.data.rows.map((row: Body) => [row.orderNumber, row.startOn, row.endOn])).toEqual(expected.map((e) => [e.orderNumber, e.startOn, e.endOn]));
       const log = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM operation_log WHERE action IN ('plantPlans.create', 'planItems.create') AND record_id = $1`, [String(r.data.plan.id)]);
       expect(log.rows[0].n).toBeGreaterThanOrEqual(1);
+      // Each item has its own audit row (written in one statement for the whole plan), naming its fields.
+      const ids = stored.data.rows.map((row: Body) => String(row.id));
+      const itemLog = await t.db.query<{ record_id: string; changes: { fields: Record<string, unknown> } | string; username: string }>(
+        `SELECT record_id, changes, username FROM operation_log WHERE action = 'planItems.create' AND record_id = ANY($1::text[])`,
+        [ids],
+      );
+      expect(itemLog.rows.map((l) => l.record_id).sort()).toEqual([...ids].sort());
+      for (const l of itemLog.rows) {
+        const changes = typeof l.changes === 'string' ? JSON.parse(l.changes) : l.changes;
+        expect(Object.keys(changes.fields)).toContain('startOn');
+        expect(l.username).toBe('farm');
+      }
     }
   });
 
