@@ -15,14 +15,16 @@ type Org = { id: number; bloc_id: number | null; type: number; name: string };
 type Person = { id: number; name: string };
 
 const WORK_TYPES = [
-  ['整地', 'tillage', '耕整'],
-  ['播种育苗', 'sowing', '播种'],
-  ['定植移栽', 'transplant', '播种'],
-  ['施肥', 'fertilize', '田间管理'],
-  ['灌溉', 'irrigate', '田间管理'],
-  ['植保', 'protect', '植保'],
-  ['整枝授粉', 'prune', '田间管理'],
-  ['采收', 'harvest', '采收'],
+  // The knowledge base's farm-work types (server/knowledge/seed.ts), found by name; the
+  // category is the document's enum, used only if the knowledge seed did not run.
+  ['整地', 'tillage', 'soil'],
+  ['育苗', 'sowing', 'planting'],
+  ['定植', 'transplant', 'planting'],
+  ['追肥', 'fertilize', 'nutrition'],
+  ['浇水', 'irrigate', 'water'],
+  ['打药', 'protect', 'protection'],
+  ['整枝打杈', 'prune', 'management'],
+  ['采收', 'harvest', 'harvest'],
 ] as const;
 
 type WorkKey = (typeof WORK_TYPES)[number][1];
