@@ -50,7 +50,38 @@ async function fillers(token: string): Promise<Record<string, string>> {
   const crop = crops.data.rows[0];
   const articles = await api<{ rows: { id: number }[] }>(token, '/api/articles/public/search?pageIndex=1&pageSize=1');
   const article = articles.data.rows?.[0];
+  // The user's own records where it sees some; otherwise a record it cannot see (the
+  // screen's not-found state is a screen too and must pass axe as well).
+  const first = async <T,>(url: string): Promise<T | undefined> => {
+    const page = await api<{ rows?: T[] }>(token, url).catch(() => undefined);
+    return page?.data?.rows?.[0];
+  };
+  type Row = { id: number; createdBy?: number; kind?: string; groupId?: number; planId?: number; orderNumber?: number; cropId?: number; name?: string };
+  const template = (await first<Row>('/api/agricultureKnowledge/planTemplates/page?pageIndex=1&pageSize=1')) ?? { id: 0, kind: 'seasonWork' };
+  const sysTemplate = (await first<Row>('/api/kms/systemTemplates/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
+  const group = (await first<Row>('/api/farmPlantGroup/groups/page?pageIndex=1&pageSize=1')) ?? { id: 0, name: 'x', cropId: 0 };
+  const plan = (await first<Row>(`/api/farmPlantGroup/plans/page?pageIndex=1&pageSize=1&groupId=${group.id}`)) ?? { id: 0, groupId: group.id };
+  const task = (await first<Row>(`/api/farmPlantGroup/tasks/page?pageIndex=1&pageSize=1&planId=${plan.id}`)) ?? { id: 0, orderNumber: 1 };
+  const groupName = encodeURIComponent(group.name ?? 'x');
   return {
+    '/agricultureKnowledge/keyNodeTemplate/:id/:createrId': `/agricultureKnowledge/keyNodeTemplate/${template.id}/${template.createdBy ?? 1}`,
+    '/agricultureKnowledge/template/:typeId/:templateId/:label': `/agricultureKnowledge/template/${template.kind ?? 'seasonWork'}/${template.id}/show`,
+    '/agricultureKnowledge/AllSeasonFarming/:id/:createrId': `/agricultureKnowledge/AllSeasonFarming/${template.id}/${template.createdBy ?? 1}`,
+    '/sysTemplateManage/templateEdit/:templateId': `/sysTemplateManage/templateEdit/${sysTemplate.id}`,
+    '/farmPlantGroup/FarmingPlanDetail2/:id/:planId': `/farmPlantGroup/FarmingPlanDetail2/${group.id}/${plan.id}`,
+    '/farmPlantGroup/farmingRecordList/:taskId': `/farmPlantGroup/farmingRecordList/${task.id}`,
+    '/farmPlantGroup/FarmingPlanDetail/:id': `/farmPlantGroup/FarmingPlanDetail/${group.id}`,
+    '/farmPlantGroup/flowerDetail/:positionType/:planId': `/farmPlantGroup/flowerDetail/field/${plan.id}`,
+    '/farmPlantGroup/makePlantPlan/:id/:planTypeId': `/farmPlantGroup/makePlantPlan/${group.id}/3`,
+    '/farmPlantGroup/planAndRecord/:groupId/:plantPlanId/:orderNumber/:taskId': `/farmPlantGroup/planAndRecord/${group.id}/${plan.id}/${task.orderNumber ?? 1}/${task.id}`,
+    '/farmPlantGroup/add/:id/:planId': `/farmPlantGroup/add/${group.id}/${plan.id}`,
+    '/farmPlantGroup/FarmingManagement/:cropId/:allSeasonFarmImplementId/:allSeasonFarmPlanId': `/farmPlantGroup/FarmingManagement/${group.cropId ?? 0}/${group.id}/${plan.id}`,
+    '/examineFactory/plantAdmin/plan/:id': `/examineFactory/plantAdmin/plan/${plan.id}`,
+    '/farmPlantGroup/editDetail/:id/:name/:ruleId': `/farmPlantGroup/editDetail/${group.id}/${groupName}/0`,
+    '/farmPlantGroup/management/:id': `/farmPlantGroup/management/${group.id}`,
+    '/farmPlantGroup/trace/:id/:name/:ruleId': `/farmPlantGroup/trace/${group.id}/${groupName}/0`,
+    '/farmPlantGroup/publistFarmingTask/:groupId/:plantPlanId/:orderNumber': `/farmPlantGroup/publistFarmingTask/${group.id}/${plan.id}/${task.orderNumber ?? 1}`,
+    '/sunlightGreenhouse/taskAllocation/:id/:type/:allId/:ppId': `/sunlightGreenhouse/taskAllocation/${group.id}/greenhouse/0/${plan.id}`,
     '/agricultureKnowledge/growthCycle/:id/:createrId': `/agricultureKnowledge/growthCycle/${crop.id}/${crop.createdBy ?? 1}`,
     '/multiFarm/showplantgroup/:farmId': '/multiFarm/showplantgroup/1',
     '/articleManage/article/:id/:type': '/articleManage/article/0/add',
