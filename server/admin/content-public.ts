@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { typedRoutes } from '../http/typed-routes.ts';
 import { notFound, ok } from '../http/envelope.ts';
 import { caller } from '../http/guard.ts';
 import { okArray, okObject, strictObject } from './schemas.ts';
@@ -10,10 +11,11 @@ import { okArray, okObject, strictObject } from './schemas.ts';
  * articles are read without a token through the engine's public reads (the `publicRead`
  * of schemas/resources/articles.json).
  */
-export function registerContentReadRoutes(app: FastifyInstance): void {
+export function registerContentReadRoutes(instance: FastifyInstance): void {
+  const app = typedRoutes(instance);
   const db = app.db;
 
-  app.get<{ Params: { code: string } }>(
+  app.get(
     '/dict/:code/items',
     {
       schema: {
@@ -40,7 +42,7 @@ export function registerContentReadRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.get<{ Querystring: { platform: 'android' | 'ios' } }>(
+  app.get(
     '/app/version/latest',
     {
       config: { public: true },
