@@ -1,11 +1,13 @@
 /**
  * The services contract's data provider over the HTTP client: the only module that turns
  * what a renderer asks for (a document's endpoint reference, a resource operation, a
- * dictionary) into a method and a URL (data-locator.ts). The locator comes with the
+ * dictionary) into a method and a URL (data-locator.ts), and the shell's named calls into
+ * theirs (runtime/protocol/calls.ts). The locator comes with the
  * screens (default-features.ts installs it): the login page, which creates the services,
  * does not load the schema language's route helpers.
  */
 import type { HttpClient } from '../http/client.ts';
+import { callRoute } from '../protocol/calls.ts';
 import type { DataProvider, DataRequest } from '../services/contract.ts';
 
 type Locate = typeof import('./data-locator.ts').locate;
@@ -33,5 +35,6 @@ export function createDataProvider(http: HttpClient): DataProvider {
     },
     query: async <T>(request: DataRequest) => (await send<T>(request)).data as T,
     mutate: send,
+    call: (name, options = {}) => http.request({ ...callRoute(name), query: options.params, body: options.body, quiet: options.quiet }),
   };
 }

@@ -127,7 +127,7 @@ export function withOwnedFields(doc: ResourceDocument, body: Record<string, unkn
 }
 
 /** The body of POST {basePath}/:id/transitions/:name. */
-export function transitionBodySchema(maxId: number): Record<string, unknown> {
+export function transitionBodySchema(maxId: number) {
   return {
     type: 'object',
     additionalProperties: false,
@@ -136,5 +136,5 @@ export function transitionBodySchema(maxId: number): Record<string, unknown> {
       version: { type: 'integer', minimum: 1, maximum: maxId, description: 'The version the transition was decided on.' },
       reason: { type: 'string', maxLength: 500, description: 'Why; stored in the reason field of transitions that declare one, required where it says so.' },
     },
-  };
+  } as const;
 }

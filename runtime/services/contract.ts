@@ -11,6 +11,7 @@ import type { Authority, ResourceAccess, ResourceAction } from '../access/can.ts
 import type { HttpClient, QueryValue } from '../http/client.ts';
 import type { NotifierSlot } from '../http/notifier-slot.ts';
 import type { Language } from '../i18n/languages.ts';
+import type { NamedCall } from '../protocol/calls.ts';
 import type { Envelope } from '../protocol/envelope.ts';
 import type { ResourceOperation } from '../protocol/operations.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
@@ -48,6 +49,16 @@ export interface DataRequest {
   quiet?: boolean;
 }
 
+/** The parameters of a named call (runtime/protocol/calls.ts). */
+export interface CallOptions {
+  /** Query parameters. */
+  params?: Record<string, QueryValue>;
+  /** The request body. */
+  body?: unknown;
+  /** The caller shows refusals itself (RequestOptions.quiet). */
+  quiet?: boolean;
+}
+
 /**
  * The one place that turns a source into a URL (runtime/protocol/operations.ts for
  * resources, runtime/screens/endpoints.ts for a document's references). A source whose
@@ -61,6 +72,12 @@ export interface DataProvider {
   query<T = unknown>(request: DataRequest): Promise<T>;
   /** Writes (and calls): the whole reply, whose message the caller may show. */
   mutate<T = unknown>(request: DataRequest): Promise<Envelope<T>>;
+  /**
+   * One of the console's own calls by its name (the shell's base info, notice count,
+   * password change, registration): the whole reply. Needs no registry, so the login
+   * page makes its calls without the screens' code.
+   */
+  call<T = unknown>(name: NamedCall, options?: CallOptions): Promise<Envelope<T>>;
 }
 
 /** The console's one authority check (runtime/access/can.ts) over the session's menu and element codes. */
@@ -92,7 +109,7 @@ export interface ConsoleServices {
   persistence: SessionPersistence;
   /** Notifications: the HTTP client's boxes and messages, antd's once it has loaded. */
   notifier: NotifierSlot;
-  /** For the shell's own calls (user info, notices, password); screens go through `data`. */
+  /** The transport under `data` and `auth`; the shell and the screens call through `data`. */
   http: HttpClient;
   data: DataProvider;
   access: AccessChecks;

@@ -1,8 +1,9 @@
 import type { HttpClient } from '../http/client.ts';
+import { callRoute } from '../protocol/calls.ts';
 import { HttpError } from '../http/errors.ts';
 import { parseMenuTree, parseUserInfo, type MenuItem, type UserInfo } from './user-info.ts';
 
-/** The auth calls of spec section 7.1 the session uses. */
+/** The auth calls of spec section 7.1 the session uses (their URLs: runtime/protocol/calls.ts). */
 export interface AuthApi {
   /** The token; rejects (quietly: the login form shows the error) on any other status. */
   login(username: string, password: string): Promise<string>;
@@ -14,21 +15,21 @@ export interface AuthApi {
 export function createAuthApi(http: HttpClient): AuthApi {
   return {
     async login(username, password) {
-      const env = await http.post<unknown>('/api/auth/jwt/token', { username, password }, { quiet: true });
+      const env = await http.request<unknown>({ ...callRoute('signIn'), body: { username, password }, quiet: true });
       if (env.status !== 200 || typeof env.data !== 'string' || !env.data) {
         throw new HttpError('unexpected', env.message || 'login refused', null, env.status, env);
       }
       return env.data;
     },
     async logout(token) {
-      await http.request({ method: 'POST', url: '/api/auth/jwt/invalid', query: { token }, quiet: true });
+      await http.request({ ...callRoute('signOut'), query: { token }, quiet: true });
     },
     async userInfo(token, options) {
-      const env = await http.get('/api/admin/user/front/info', { token }, { quiet: options?.quiet });
+      const env = await http.request({ ...callRoute('userInfo'), query: { token }, quiet: options?.quiet });
       return parseUserInfo(env.data);
     },
     async menuTree(token, options) {
-      const env = await http.get('/api/admin/user/front/menus2', { token }, { quiet: options?.quiet });
+      const env = await http.request({ ...callRoute('menuTree'), query: { token }, quiet: options?.quiet });
       return parseMenuTree(env.data);
     },
   };

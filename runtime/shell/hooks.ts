@@ -5,8 +5,8 @@ import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../i18n/languages.t
 import { createShellApi, type ShellApi } from './shell-api.ts';
 
 export function useShellApi(): ShellApi {
-  const { http } = useServices();
-  return useMemo(() => createShellApi(http), [http]);
+  const { data } = useServices();
+  return useMemo(() => createShellApi(data), [data]);
 }
 
 /** The console's current language; components using it re-render when it changes. */

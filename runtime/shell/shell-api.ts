@@ -1,4 +1,4 @@
-import type { HttpClient } from '../http/client.ts';
+import type { DataProvider } from '../services/contract.ts';
 
 /** The current user's base info (spec section 3): the phone for the user menu, attr2 the logo. */
 export interface BaseInfo {
@@ -8,7 +8,7 @@ export interface BaseInfo {
   city: string | null;
 }
 
-/** GET /api/console/config: what the console needs from the server's configuration. */
+/** The `consoleConfig` call: what the console needs from the server's configuration. */
 export interface ConsoleConfig {
   instructionVideoUrl: string;
   headerTitleCity: string;
@@ -21,7 +21,7 @@ export interface ChangePasswordForm {
   code: string;
 }
 
-/** The calls the shell itself makes (spec sections 7.1 and 7.3). */
+/** The calls the shell itself makes (spec sections 7.1 and 7.3), by name through the data provider. */
 export interface ShellApi {
   baseInfo(): Promise<BaseInfo>;
   consoleConfig(): Promise<ConsoleConfig>;
@@ -33,10 +33,10 @@ export interface ShellApi {
   changePassword(form: ChangePasswordForm): Promise<void>;
 }
 
-export function createShellApi(http: HttpClient): ShellApi {
+export function createShellApi(data: Pick<DataProvider, 'call'>): ShellApi {
   return {
     async baseInfo() {
-      const env = await http.get<Record<string, unknown>>('/api/admin/user/front/baseInfo');
+      const env = await data.call<Record<string, unknown>>('baseInfo');
       const d = env.data ?? {};
       return {
         id: typeof d.id === 'number' || typeof d.id === 'string' ? d.id : '',
@@ -46,7 +46,7 @@ export function createShellApi(http: HttpClient): ShellApi {
       };
     },
     async consoleConfig() {
-      const env = await http.get<Partial<ConsoleConfig>>('/api/console/config', undefined, { quiet: true });
+      const env = await data.call<Partial<ConsoleConfig>>('consoleConfig', { quiet: true });
       const d = env.data ?? {};
       return {
         instructionVideoUrl: typeof d.instructionVideoUrl === 'string' ? d.instructionVideoUrl : '',
@@ -55,15 +55,15 @@ export function createShellApi(http: HttpClient): ShellApi {
       };
     },
     async unreadNotices(userId) {
-      const env = await http.get<unknown>('/api/coverfield/notice/notReadNumber', { userId }, { quiet: true });
+      const env = await data.call<unknown>('unreadNotices', { params: { userId }, quiet: true });
       if (env.status !== 200 || typeof env.data !== 'number' || !Number.isFinite(env.data)) throw new Error('notReadNumber: not a number');
       return env.data;
     },
     async sendChangePasswordCode(phone) {
-      await http.request({ method: 'PUT', url: '/api/admin/user/front/sms/sendChangePassword', query: { phone }, quiet: true });
+      await data.call('sendChangePasswordCode', { params: { phone }, quiet: true });
     },
     async changePassword({ phone, password, code }) {
-      await http.request({ method: 'POST', url: '/api/admin/user/front/changePassword', query: { phone, password, code }, quiet: true });
+      await data.call('changePassword', { params: { phone, password, code }, quiet: true });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { typedRoutes } from '../http/typed-routes.ts';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
 import { business, notFound, ok, type FieldError } from '../http/envelope.ts';
@@ -26,19 +27,6 @@ const menuProps = {
   elements: { type: 'array', maxItems: 50, items: elementSchema, description: 'Element codes under the entry: "<code>:<action>".' },
 } as const;
 
-interface MenuBody {
-  version?: number;
-  parentId?: number | null;
-  code?: string;
-  path?: string;
-  title?: LocalText;
-  icon?: string | null;
-  sort?: number;
-  hidden?: boolean;
-  defaultChild?: string | null;
-  elements?: MenuElement[];
-}
-
 interface MenuState {
   parentId: number | null;
   code: string;
@@ -55,7 +43,8 @@ const refusal = (key: string, params: Record<string, string | number>, field: st
   business(key, params, (lang: Lang): FieldError[] => [{ field, message: t(lang, key, params) }]);
 
 /** The menu tree of spec §2.3 kept in the `menus` table; users see a change at their next menus2 call. */
-export function registerMenuAdminRoutes(app: FastifyInstance): void {
+export function registerMenuAdminRoutes(instance: FastifyInstance): void {
+  const app = typedRoutes(instance);
   const db = app.db;
 
   app.get(
@@ -75,7 +64,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/admin/menu/:id',
     { schema: { tags, summary: 'One menu entry', description: `Needs menu code ${MENU_AUTHORITY}.`, params: strictObject({ id }, ['id']), response: okObject() } },
     async (req) => {
@@ -84,7 +73,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.post<{ Body: MenuBody }>(
+  app.post(
     '/admin/menu',
     {
       schema: {
@@ -101,9 +90,9 @@ export function registerMenuAdminRoutes(app: FastifyInstance): void {
       const b = req.body;
       const state: MenuState = {
         parentId: b.parentId ?? null,
-        code: b.code!,
-        path: b.path ?? b.code!,
-        title: b.title!,
+        code: b.code,
+        path: b.path ?? b.code,
+        title: b.title,
         icon: b.icon ?? null,
         sort: b.sort ?? 0,
         hidden: b.hidden ?? false,
@@ -125,7 +114,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.put<{ Params: { id: number }; Body: MenuBody }>(
+  app.put(
     '/admin/menu/:id',
     {
       schema: {
@@ -174,7 +163,7 @@ export function registerMenuAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/admin/menu/:id',
     {
       schema: {

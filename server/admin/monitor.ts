@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { hostname, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { typedRoutes } from '../http/typed-routes.ts';
 import { ok } from '../http/envelope.ts';
 import { requireAnyMenu } from '../http/guard.ts';
 import { envelopeSchema, errorReplySchema, pageSchema } from '../resources/page.ts';
@@ -69,7 +70,8 @@ const obj = { type: 'object', additionalProperties: true } as const;
  * health (process, event loop, database) and its recent requests with latency
  * percentiles per route.
  */
-export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: RouteRegistry; trace: RequestTrace }): void {
+export function registerMonitorRoutes(instance: FastifyInstance, deps: { registry: RouteRegistry; trace: RequestTrace }): void {
+  const app = typedRoutes(instance);
   const startedAt = new Date();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
@@ -107,7 +109,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: Ro
     },
   );
 
-  app.get<{ Querystring: { pageIndex: number; pageSize: number; keyword?: string; module?: string; method?: string } }>(
+  app.get(
     '/admin/monitor/routes/page',
     {
       schema: {
@@ -181,7 +183,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: Ro
     },
   );
 
-  app.get<{ Querystring: { pageIndex: number; pageSize: number; route?: string; method?: string; minStatus?: number; minDurationMs?: number } }>(
+  app.get(
     '/admin/monitor/trace/page',
     {
       schema: {
@@ -209,7 +211,7 @@ export function registerMonitorRoutes(app: FastifyInstance, deps: { registry: Ro
     },
   );
 
-  app.get<{ Querystring: { pageIndex: number; pageSize: number; route?: string } }>(
+  app.get(
     '/admin/monitor/trace/latency',
     {
       schema: {

@@ -1,5 +1,6 @@
 import { Params } from '../db/params.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { typedRoutes } from '../http/typed-routes.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
 import { business, forbidden, notFound, ok } from '../http/envelope.ts';
@@ -51,8 +52,10 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
   const plantGroups = byName.get('plantGroups');
   if (!plantGroups) throw new Error('schemas/resources/plantGroups.json is missing');
   const plantGroupStore = new ResourceStore(plantGroups, byName);
+  // The multi-farm routes are typed by their schemas (http/typed-routes.ts).
+  const typed = typedRoutes(app);
 
-  app.get<{ Querystring: s.PageParams & { keyword?: string; city?: string } }>(
+  typed.get(
     '/admin/multiFarm/page',
     {
       schema: {
@@ -92,7 +95,7 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
     },
   );
 
-  app.get<{ Params: { farmId: number }; Querystring: Record<string, unknown> }>(
+  typed.get(
     '/admin/multiFarm/:farmId/plantGroups',
     {
       validatorCompiler: resourceValidatorCompiler,

@@ -35,7 +35,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
   registerMenuAdminRoutes(app);
   registerRoleAdminRoutes(app);
   registerRegistrationRoutes(app);
-  registerContentReadRoutes(app);
+  await registerContentReadRoutes(app);
   await registerOrganisationAdminRoutes(app);
 };
 

@@ -1,5 +1,6 @@
 import { Params } from '../db/params.ts';
 import type { FastifyInstance } from 'fastify';
+import { typedRoutes } from '../http/typed-routes.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
@@ -65,23 +66,15 @@ const roleProps = {
   platform: { type: 'boolean', description: 'Holders are platform administrators (every scope). Only platform administrators set it.' },
 } as const;
 
-interface RoleBody {
-  version?: number;
-  code?: string;
-  name?: LocalText;
-  description?: string | null;
-  category?: string | null;
-  platform?: boolean;
-}
-
 const refusal = (key: string, params: Record<string, string | number>, field: string) =>
   business(key, params, (lang: Lang): FieldError[] => [{ field, message: t(lang, key, params) }]);
 
 /** Roles (groupManager), their permissions through the checkbox tree, and a user's roles. */
-export function registerRoleAdminRoutes(app: FastifyInstance): void {
+export function registerRoleAdminRoutes(instance: FastifyInstance): void {
+  const app = typedRoutes(instance);
   const db = app.db;
 
-  app.get<{ Querystring: s.PageParams & { keyword?: string; category?: string; platform?: boolean } }>(
+  app.get(
     '/admin/role/page',
     {
       schema: {
@@ -128,7 +121,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/admin/role/:id',
     { schema: { tags, summary: 'One role with its menu and element codes', description: `Needs menu code ${ROLE_AUTHORITY}.`, params: strictObject({ id }, ['id']), response: okObject() } },
     async (req) => {
@@ -138,7 +131,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.post<{ Body: RoleBody }>(
+  app.post(
     '/admin/role',
     {
       schema: {
@@ -155,7 +148,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
       const b = req.body;
       if (b.platform && !me.platformAdmin) throw forbidden();
       const row = await db.transaction(async (tx) => {
-        await assertCodeFree(tx, b.code!, null);
+        await assertCodeFree(tx, b.code, null);
         if (b.category) await assertCategory(tx, b.category);
         const { rows } = await tx.query<{ id: number }>(
           'INSERT INTO roles(code, name, description, category, platform) VALUES ($1, $2, $3, $4, $5) RETURNING id',
@@ -168,7 +161,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.put<{ Params: { id: number }; Body: RoleBody }>(
+  app.put(
     '/admin/role/:id',
     {
       schema: {
@@ -212,7 +205,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/admin/role/:id',
     {
       schema: {
@@ -238,7 +231,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/admin/role/:id/permissions',
     {
       schema: {
@@ -270,7 +263,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.put<{ Params: { id: number }; Body: { version: number; menus: string[]; elements: string[] } }>(
+  app.put(
     '/admin/role/:id/permissions',
     {
       schema: {
@@ -315,7 +308,7 @@ export function registerRoleAdminRoutes(app: FastifyInstance): void {
     },
   );
 
-  app.put<{ Params: { id: number }; Body: { roleIds: number[] } }>(
+  app.put(
     '/admin/user/:id/roles',
     {
       schema: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { typedRoutes } from '../http/typed-routes.ts';
 import { requireCan } from '../http/guard.ts';
 import { ok } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
@@ -21,7 +22,8 @@ export const COPY_PATH = '/agricultureKnowledge/planTemplates/copy';
  * scoped exactly like a template created on the form, and its insert and audit row
  * (`planTemplates.create`, naming `sourceTemplateId`) share one transaction.
  */
-export async function registerTemplateCopy(app: FastifyInstance, resourcesDir?: string): Promise<void> {
+export async function registerTemplateCopy(instance: FastifyInstance, resourcesDir?: string): Promise<void> {
+  const app = typedRoutes(instance);
   const docs = await readResourceDocuments(resourcesDir);
   const byName = new Map<string, ResourceDocument>(docs.map((d) => [d.name, d]));
   const planDoc = byName.get('planTemplates');
@@ -47,13 +49,13 @@ export async function registerTemplateCopy(app: FastifyInstance, resourcesDir?: 
             systemTemplateId: { type: 'integer', minimum: 1, maximum: 2147483647, 'x-title': systemDoc.title },
             farmId: { type: 'integer', minimum: 1, maximum: 2147483647, 'x-title': { zh: '农场', en: 'Farm', es: 'Granja' } },
           },
-        },
+        } as const,
       },
     },
     async (req) => {
       const user = requireCan(req, planDoc, 'create');
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const body = req.body as { systemTemplateId: number; farmId?: number };
+      const body = req.body;
       // 40401 for an id that does not exist, as for any record.
       const source = await systems.get(req.server.db, user, body.systemTemplateId);
       const record: Record<string, unknown> = { sourceTemplateId: source.id };

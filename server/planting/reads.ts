@@ -4,7 +4,7 @@
  * and the planting rules submitted for review. Every farm read keeps the caller's scope:
  * another farm's id answers 40401 like a missing one.
  */
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../http/typed-routes.ts';
 import { Params } from '../db/params.ts';
 import { notFound, ok } from '../http/envelope.ts';
 import { requireAnyMenu, requireCan } from '../http/guard.ts';
@@ -38,12 +38,12 @@ function pageOfAll<T>(all: T[], q: Paging) {
   return pageOf(all.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), all.length, pageIndex, pageSize);
 }
 
-export function registerReads(app: FastifyInstance, store: PlantingRecords) {
+export function registerReads(app: TypedApp, store: PlantingRecords) {
   const plans = store.doc('plantPlans');
   const tasks = store.doc('farmingTasks');
   const groups = store.doc('plantGroups');
 
-  app.get<{ Querystring: { planTypeId: number } }>(
+  app.get(
     '/farmPlantGroup/plans/templateOptions',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -79,7 +79,7 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/farmPlantGroup/tasks/:id/comparison',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -125,7 +125,7 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
     },
   );
 
-  app.get<{ Params: { id: number }; Querystring: Paging }>(
+  app.get(
     '/farmPlantGroup/groups/:id/trace',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -174,7 +174,7 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
     },
   );
 
-  app.get<{ Params: { id: number }; Querystring: Paging }>(
+  app.get(
     '/farmPlantGroup/plans/:id/progress',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -213,7 +213,7 @@ export function registerReads(app: FastifyInstance, store: PlantingRecords) {
 
   const rules = store.doc('plantRules');
   const ruleDocs = new Map(['plantRules', 'crops', 'cropSubtype'].map((n) => [n, store.doc(n)]));
-  app.get<{ Querystring: { pageIndex?: number; pageSize?: number; status?: number; name?: string } }>(
+  app.get(
     '/examineFactory/rules/page',
     {
       validatorCompiler: resourceValidatorCompiler,

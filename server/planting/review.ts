@@ -8,7 +8,7 @@
  * the review reads (every farm's plans that are not drafts), and the element code is the
  * center's review menu's, `plantAdmin:review`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../http/typed-routes.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
@@ -63,11 +63,11 @@ async function closedGroupOf(tx: Queryable, groupId: unknown, lang: Lang): Promi
   if (problems.length) throw invalidInput(problems.map((p) => ({ field: p.field, message: t(lang, p.key, p.params) })), lang);
 }
 
-export function registerReviewTransitions(app: FastifyInstance, store: PlantingRecords, tags: string[]) {
+export function registerReviewTransitions(app: TypedApp, store: PlantingRecords, tags: string[]) {
   const plans = store.doc('plantPlans');
   const select = rowSelect(plans, new Map(['plantGroups', 'planTemplates'].map((n) => [n, store.doc(n)])));
   const names = Object.keys(REVIEW_TRANSITIONS);
-  app.post<{ Params: { id: number; name: string }; Body: { version: number; reason?: string } }>(
+  app.post(
     '/examineFactory/plans/:id/transitions/:name',
     {
       validatorCompiler: resourceValidatorCompiler,

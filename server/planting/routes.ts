@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { typedRoutes, type TypedApp } from '../http/typed-routes.ts';
 import { Params } from '../db/params.ts';
 import { notFound, ok, type FieldError } from '../http/envelope.ts';
 import { requireAnyMenu, requireCan } from '../http/guard.ts';
@@ -36,7 +37,7 @@ const tags = ['planting'];
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 const date = { type: 'string', format: 'date', maxLength: 10 } as const;
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '^[^<>]*$' }) as const;
-const PLAN_TYPES = ['growthCycle', 'keyNodes', 'seasonWork', 'pattern'];
+const PLAN_TYPES = ['growthCycle', 'keyNodes', 'seasonWork', 'pattern'] as const;
 /** Who reviews plans submitted by farms (the two /examineFactory entries). */
 export const REVIEW_MENUS = ['plantAdmin', 'cropPlantingRule'];
 export const OVERVIEW_MENUS = ['productionManagementIndex'];
@@ -50,7 +51,8 @@ function refuse(problems: Problem[], lang: Lang): never {
   throw invalidInput(errors, lang);
 }
 
-export const plantingRoutes: FastifyPluginAsync = async (app) => {
+export const plantingRoutes: FastifyPluginAsync = async (instance) => {
+  const app = typedRoutes(instance);
   const docs = await readResourceDocuments();
   const store = new PlantingRecords(new Map(docs.map((d) => [d.name, d])));
   registerGenerate(app, store);
@@ -61,9 +63,9 @@ export const plantingRoutes: FastifyPluginAsync = async (app) => {
   registerReads(app, store);
 };
 
-function registerGenerate(app: FastifyInstance, store: PlantingRecords) {
+function registerGenerate(app: TypedApp, store: PlantingRecords) {
   const plans = store.doc('plantPlans');
-  app.post<{ Body: { groupId: number; templateId: number; startOn: string; name?: string; planType?: PlanType; planTypeId?: number; preview?: boolean } }>(
+  app.post(
     '/farmPlantGroup/plans/generate',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -126,17 +128,15 @@ function registerGenerate(app: FastifyInstance, store: PlantingRecords) {
   );
 }
 
-function registerPublish(app: FastifyInstance, store: PlantingRecords) {
+function registerPublish(app: TypedApp, store: PlantingRecords) {
   const tasks = store.doc('farmingTasks');
   const material = {
     type: 'object',
     additionalProperties: false,
     required: ['name', 'amount', 'unit'],
     properties: { name: text(64), amount: { type: 'number', minimum: 0, maximum: 1000000 }, unit: text(16) },
-  };
-  app.post<{
-    Body: { groupId: number; planId: number; planItemId?: number; orderNumber?: number; assigneeIds: number[]; startOn?: string; dueOn?: string; title?: string; materials?: { name: string; amount: number; unit: string }[]; note?: string };
-  }>(
+  } as const;
+  app.post(
     '/farmPlantGroup/tasks/publish',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -213,7 +213,7 @@ function registerPublish(app: FastifyInstance, store: PlantingRecords) {
   );
 }
 
-function registerReview(app: FastifyInstance, store: PlantingRecords) {
+function registerReview(app: TypedApp, store: PlantingRecords) {
   const plans = store.doc('plantPlans');
   const items = store.doc('planItems');
   const docs = new Map(['plantPlans', 'planItems', 'plantGroups', 'planTemplates', 'farmWorkTypes', 'crops', 'cropSubtype', 'farmFields'].map((n) => [n, store.doc(n)]));
@@ -227,10 +227,10 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
       reviewStatus: { type: 'string', enum: ['', 'submitted', 'approved', 'rejected'] },
       name: { type: 'string', maxLength: 64 },
     },
-  };
+  } as const;
   // A regional center reviews what farms submit; drafts stay private to their farm. The data
   // model links no farm to a center yet, so a reviewer sees the submitted plans of every farm.
-  app.get<{ Querystring: { pageIndex?: number; pageSize?: number; reviewStatus?: string; name?: string } }>(
+  app.get(
     '/examineFactory/plans/page',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -256,7 +256,7 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
       return ok(pageOf(hinted, total, q.pageIndex, q.pageSize));
     },
   );
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/examineFactory/plans/:id',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -284,7 +284,7 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
       return ok({ ...rowView(rows[0]), _transitions: reviewHint(me, rows[0].data.reviewStatus), items: itemRows.rows.map(rowView) });
     },
   );
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/examineFactory/plans/:id/items',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -311,7 +311,7 @@ function registerReview(app: FastifyInstance, store: PlantingRecords) {
   );
 }
 
-function registerOverview(app: FastifyInstance, store: PlantingRecords) {
+function registerOverview(app: TypedApp, store: PlantingRecords) {
   const groups = store.doc('plantGroups');
   const tasks = store.doc('farmingTasks');
   const records = store.doc('farmingRecords');
@@ -367,8 +367,8 @@ function registerOverview(app: FastifyInstance, store: PlantingRecords) {
       pageIndex: { type: 'integer', minimum: 1, maximum: 100000 },
       pageSize: { type: 'integer', minimum: 1, maximum: 500 },
     },
-  };
-  app.get<{ Querystring: { when: 'today' | 'overdue'; pageIndex?: number; pageSize?: number } }>(
+  } as const;
+  app.get(
     '/productionManagement/tasks/page',
     {
       validatorCompiler: resourceValidatorCompiler,

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { ok } from '../http/envelope.ts';
 
 /**
@@ -7,7 +7,7 @@ import { ok } from '../http/envelope.ts';
  * whose users see the header title (spec section 1), the map tile URL template.
  * Nothing secret lives in these three settings.
  */
-export const consoleConfigRoutes: FastifyPluginAsync = async (app) => {
+export const consoleConfigRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   app.get(
     '/console/config',
     {
@@ -18,17 +18,20 @@ export const consoleConfigRoutes: FastifyPluginAsync = async (app) => {
         response: {
           200: {
             type: 'object',
+            // Only declared keys are serialized either way; saying so lets the reply type the handler.
+            additionalProperties: false,
             properties: {
               status: { type: 'integer' },
               message: { type: 'string' },
               data: {
                 type: 'object',
+                additionalProperties: false,
                 properties: { instructionVideoUrl: { type: 'string' }, headerTitleCity: { type: 'string' }, tileUrl: { type: 'string' } },
                 required: ['instructionVideoUrl', 'headerTitleCity', 'tileUrl'],
               },
             },
           },
-        },
+        } as const,
       },
     },
     async () => {

@@ -1,9 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { ok } from '../http/envelope.ts';
 
 const startedAt = Date.now();
 
-export const healthRoutes: FastifyPluginAsync = async (app) => {
+export const healthRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   app.get('/health', { config: { public: true } }, async () => {
     const t0 = performance.now();
     await app.db.query('SELECT 1');

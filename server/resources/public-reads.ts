@@ -41,8 +41,8 @@ export class PublicReader {
     return this.view(rows[0].id, rows[0].data, true);
   }
 
-  async search(db: Queryable, q: Record<string, unknown>): Promise<Page<PublicRow>> {
-    const p = new Params();
+  /** The public filter, the keyword and the equality filters of a search query. */
+  private conditions(p: Params, q: Record<string, unknown>): string {
     const where = this.where(p);
     const keyword = typeof q.keyword === 'string' ? q.keyword.trim().toLowerCase() : '';
     if (keyword && this.pub.keyword) {
@@ -53,17 +53,27 @@ export class PublicReader {
     for (const f of this.pub.filters ?? []) {
       if (q[f] !== undefined) where.push(`${fieldExpr(this.doc, f)} = ${p.add(q[f])}::${paramCast(this.doc, f)}`);
     }
-    const cond = where.join(' AND ');
+    return where.join(' AND ');
+  }
+
+  /** The declared sort, ties by id in the direction of its last key. */
+  private order(): string {
     const order = this.pub.sort
       .split(',')
       .map((part) => `${fieldExpr(this.doc, part.replace(/^-/, ''))} ${part.startsWith('-') ? 'DESC' : 'ASC'}`);
     const last = this.pub.sort.split(',').at(-1)!;
     if (last.replace(/^-/, '') !== 'id') order.push(`r.id ${last.startsWith('-') ? 'DESC' : 'ASC'}`);
+    return order.join(', ');
+  }
+
+  async search(db: Queryable, q: Record<string, unknown>): Promise<Page<PublicRow>> {
+    const p = new Params();
+    const cond = this.conditions(p, q);
     const pageIndex = (q.pageIndex as number | undefined) ?? 1;
     const pageSize = (q.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
     const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resource_records r WHERE ${cond}`, p.values)).rows[0].n;
     const { rows } = await db.query<{ id: number; data: Record<string, unknown> }>(
-      `SELECT r.id, r.data FROM resource_records r WHERE ${cond} ORDER BY ${order.join(', ')} LIMIT ${p.add(pageSize)} OFFSET ${p.add((pageIndex - 1) * pageSize)}`,
+      `SELECT r.id, r.data FROM resource_records r WHERE ${cond} ORDER BY ${this.order()} LIMIT ${p.add(pageSize)} OFFSET ${p.add((pageIndex - 1) * pageSize)}`,
       p.values,
     );
     return pageOf(
@@ -72,6 +82,20 @@ export class PublicReader {
       pageIndex,
       pageSize,
     );
+  }
+
+  /**
+   * The first record of the search in its declared order, with its detail fields, or null:
+   * "the newest published version for android" is the first of the search filtered by
+   * platform and sorted by -versionCode. One query, no count.
+   */
+  async first(db: Queryable, q: Record<string, unknown>): Promise<PublicRow | null> {
+    const p = new Params();
+    const { rows } = await db.query<{ id: number; data: Record<string, unknown> }>(
+      `SELECT r.id, r.data FROM resource_records r WHERE ${this.conditions(p, q)} ORDER BY ${this.order()} LIMIT 1`,
+      p.values,
+    );
+    return rows[0] ? this.view(rows[0].id, rows[0].data, true) : null;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { JSONSchema } from 'json-schema-to-ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { requireCan } from '../http/guard.ts';
 import { ok } from '../http/envelope.ts';
@@ -53,8 +54,14 @@ function filterValueSchema(field: FieldSchema): Record<string, unknown> {
   return { type: 'boolean' };
 }
 
-export function pageQuerySchema(doc: ResourceDocument): Record<string, unknown> {
-  const properties: Record<string, unknown> = {
+/**
+ * The query of a page is built from the document at run time, so its type is the general one:
+ * an object of named values (each checked by this schema before any handler sees it).
+ */
+export type PageQuerySchema = { readonly type: 'object'; readonly additionalProperties: false; readonly properties: Record<string, JSONSchema> };
+
+export function pageQuerySchema(doc: ResourceDocument): PageQuerySchema {
+  const properties: Record<string, JSONSchema> = {
     ...pageParamsSchema,
     sort: {
       type: 'string',

@@ -59,6 +59,22 @@ export class ResourceStore {
     return this.view(row, user);
   }
 
+  /**
+   * The record in the caller's scope whose string property `field` equals `value` whatever
+   * its case (how codes are kept unique: admin/resource-extensions.ts), or null. For
+   * modules that name a record by its code rather than its id (a dictionary's items).
+   */
+  async findByText(db: Queryable, user: SessionUser, field: string, value: string): Promise<RecordView | null> {
+    const p = new Params();
+    const { rows } = await db.query<RecordRow>(
+      `SELECT ${this.select} FROM ${ROW_FROM}
+        WHERE r.resource = ${ident(this.doc.name)} AND lower(${fieldExpr(this.doc, field)}) = lower(${p.add(value)}) AND ${scopeCondition(this.doc, user, p)}
+        ORDER BY r.id LIMIT 1`,
+      p.values,
+    );
+    return rows[0] ? this.view(rows[0], user) : null;
+  }
+
   async create(db: Database, req: FastifyRequest, user: SessionUser, body: Body): Promise<RecordView> {
     const data = this.recordData(body);
     settleOwnedFields(this.doc, data, null, req.lang);

@@ -192,6 +192,8 @@ describe.each(engines())('administration content on $name', (engine) => {
       const add = await f.as('admin', 'POST', '/api/admin/dicts', body);
       expect(add.status).toBe(200);
       expect((await f.as('farm', 'GET', '/api/dict/pestLevel/items')).data.map((i: { value: string }) => i.value)).toEqual(['low', 'high']);
+      // A code names its dictionary whatever its case, as codes are unique whatever their case.
+      expect((await f.as('farm', 'GET', '/api/dict/pestlevel/items')).data.map((i: { value: string }) => i.value)).toEqual(['low', 'high']);
       const dup = await f.as('admin', 'POST', '/api/admin/dicts', { ...body, code: 'PESTLEVEL' });
       expect(dup.status).toBe(40001);
       expect(dup.data.errors[0].field).toBe('code');
@@ -221,10 +223,16 @@ describe.each(engines())('administration content on $name', (engine) => {
     it('keeps one record per platform and version code, and tells the app its newest published version', async () => {
       const latest = await pub('/api/app/version/latest?platform=android');
       expect(latest.data).toMatchObject({ versionCode: 310, versionName: '3.1.0', forceUpdate: false });
+      expect(Object.keys(latest.data)).toEqual(['id', 'platform', 'versionCode', 'versionName', 'downloadUrl', 'fileSizeMb', 'minOsVersion', 'releaseNotes', 'forceUpdate']);
       const body = { platform: 'android', versionCode: 330, versionName: '3.3.0', downloadUrl: 'https://download.example.com/farm/farm-3.3.0.apk', forceUpdate: true, published: false, releaseNotes: T('Fixes') };
       const add = await f.as('admin', 'POST', '/api/promotion/appVersions', body);
       expect(add.status).toBe(200);
       expect((await pub('/api/app/version/latest?platform=android')).data.versionCode).toBe(310);
+      // latest is the first row of the public read of appVersions: an unpublished version is in neither.
+      const search = await pub('/api/app/version/search?platform=android&pageSize=500');
+      expect(search.data.rows[0]).toEqual(latest.data);
+      expect(search.data.rows.map((r: { versionCode: number }) => r.versionCode)).not.toContain(330);
+      expect((await pub(`/api/app/version/${add.data.id}`)).status).toBe(40401);
       const dup = await f.as('admin', 'POST', '/api/promotion/appVersions', { ...body, versionName: '3.3.1' });
       expect(dup.status).toBe(40001);
       expect(dup.data.errors[0].field).toBe('versionCode');

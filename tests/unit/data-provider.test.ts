@@ -21,6 +21,8 @@ beforeAll(async () => {
   stub = await startHttpStub({
     '/api/promotion/appVersions/page': (_req, res) => json(res, 200, { status: 200, message: 'ok', data: { rows: [{ id: 1 }], total: 1, pageIndex: 1, pageSize: 20 } }),
     '/api/promotion/appVersions/7': (_req, res) => json(res, 200, { status: 200, message: 'saved', data: { id: 7 } }),
+    '/api/coverfield/notice/notReadNumber': (_req, res) => json(res, 200, { status: 200, message: 'ok', data: 3 }),
+    '/api/admin/user/front/regist': (_req, res) => json(res, 200, { status: 200, message: 'waiting for review', data: null }),
   });
 });
 afterAll(() => stub.close());
@@ -58,5 +60,15 @@ describe('data provider', () => {
     const reply = await data.mutate({ registry, source: { resource: 'appVersions', operation: 'update', id: 7 }, body: { name: 'x' } });
     expect(reply.message).toBe('saved');
     expect(stub.requests.at(-1)).toMatchObject({ method: 'PUT', url: '/api/promotion/appVersions/7', body: '{"name":"x"}' });
+  });
+
+  it('makes the named calls of the protocol at their URLs, with parameters and body', async () => {
+    const data = provider();
+    const count = await data.call<number>('unreadNotices', { params: { userId: 5 }, quiet: true });
+    expect(count.data).toBe(3);
+    expect(stub.requests.at(-1)).toMatchObject({ method: 'GET', url: '/api/coverfield/notice/notReadNumber?userId=5' });
+    const registered = await data.call('register', { body: { username: 'u1' }, quiet: true });
+    expect(registered.message).toBe('waiting for review');
+    expect(stub.requests.at(-1)).toMatchObject({ method: 'POST', url: '/api/admin/user/front/regist', body: '{"username":"u1"}' });
   });
 });

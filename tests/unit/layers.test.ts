@@ -3,7 +3,10 @@
  * everything below them reach the console through the services contract
  * (runtime/services/), never through the app that implements it. Only runtime/app/ and
  * the entry point (runtime/main.tsx) import runtime/app/. And the runtime never imports
- * a widget's internals: of widgets/ it knows the manifest only.
+ * a widget's internals: of widgets/ it knows the manifest only. Only the data provider
+ * knows URLs: no module of the shell, the screens, the session or the widgets writes an
+ * /api path (they name resource operations, document endpoints or the protocol's named
+ * calls, runtime/protocol/calls.ts).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -56,6 +59,25 @@ describe('runtime layers', () => {
       .filter((f) => !f.file.startsWith('runtime/app/'))
       .flatMap((f) => f.imports.filter((i) => (i.startsWith('widgets/') && i !== 'widgets/manifest.ts') || i.startsWith('product/')).map((i) => `${f.file} → ${i}`));
     expect(offenders).toEqual([]);
+  });
+
+  it('no module of the shell, the screens, the session or the widgets writes an /api path', () => {
+    const below = [...sourceFiles(RUNTIME), ...sourceFiles(join(ROOT, 'widgets'))]
+      .map((f) => relative(ROOT, f))
+      .filter((f) => /^(runtime\/(shell|screens|session|widgets)|widgets)\//.test(f));
+    expect(below.length).toBeGreaterThan(50);
+    // A string or template literal that starts with /api/ (comments may name URLs).
+    const offenders = below.flatMap((file) =>
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/['"`]\/api\//.test(line) && !/^\s*(\*|\/\/)/.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the check above sees a literal /api path', () => {
+    // The data locator (runtime/app/) does write one: the pattern must find it there.
+    expect(/['"`]\/api\//.test(readFileSync(join(RUNTIME, 'app/data-locator.ts'), 'utf8'))).toBe(true);
   });
 
   it('widgets depend on the runtime\'s widget API and services contract only', () => {

@@ -41,13 +41,13 @@ const FIELDS = new Set(['username', 'name', 'phone', 'code', 'password', 'orgNam
 
 export default function RegisterDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
-  const { http } = useServices();
+  const { data } = useServices();
   const { message } = App.useApp();
   const [form] = Form.useForm<RegisterForm>();
   const [saving, setSaving] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const { sendCode, sending, label: sendLabel } = useSendCode(form, (phone) =>
-    http.request({ method: 'PUT', url: '/api/admin/user/front/sms/send', query: { phone }, quiet: true }),
+    data.call('sendRegistrationCode', { params: { phone }, quiet: true }),
   );
 
   const submit = async () => {
@@ -59,9 +59,7 @@ export default function RegisterDialog({ open, onClose }: { open: boolean; onClo
     }
     setSaving(true);
     try {
-      const env = await http.request({
-        method: 'POST',
-        url: '/api/admin/user/front/regist',
+      const env = await data.call('register', {
         quiet: true,
         body: {
           username: v.username.trim(),
