@@ -64,6 +64,11 @@ export function pageQuerySchema(doc: ResourceDocument): Record<string, unknown> 
     },
   };
   for (const s of doc.searchable) {
+    if (s.filter === 'keyword') {
+      const maxLength = Math.max(...(s.fields ?? []).map((f) => doc.record.properties[f].maxLength ?? 200));
+      properties[s.field] = { type: 'string', maxLength, description: `${(s.fields ?? []).join(' or ')} contains (case-insensitive)` };
+      continue;
+    }
     const field = doc.record.properties[s.field];
     const value = filterValueSchema(field);
     const [first, second] = filterParamNames(s);
@@ -119,7 +124,7 @@ function checked(req: FastifyRequest) {
 export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore): void {
   // Paths from the protocol's operation table, under the /api prefix the plugin is registered with.
   const at = (op: EngineOperation) => operationEndpoint(doc, op).path.replace(/^\/api/, '');
-  const row = withTransitionHint(doc, rowJsonSchema(doc));
+  const row = withReplyFields(withTransitionHint(doc, rowJsonSchema(doc)), store.replyFields());
   const tags = [doc.name];
   const title = doc.title.en;
   const errors = { 400: errorReplySchema, 401: errorReplySchema, 403: errorReplySchema, 404: errorReplySchema };
@@ -130,7 +135,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   const create = write('create');
   const update = write('update');
   const remove = write('delete');
-  const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } });
+  const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' }, id: { type: 'integer', description: 'The record deleted (single delete only).' } } });
 
   app.get(
     at('page'),
@@ -240,7 +245,8 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
     async (req) => {
       const user = requireWrite(req, doc, 'delete');
       checked(req);
-      return ok(await store.remove(req.server.db, req, user, [(req.params as { id: number }).id]), t(req.lang, 'common.ok'));
+      const { id } = req.params as { id: number };
+      return ok({ ...(await store.remove(req.server.db, req, user, [id])), id }, t(req.lang, 'common.ok'));
     },
   );
 
@@ -275,4 +281,10 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
 
 function transitionGrants(doc: ResourceDocument, element: string): Grant[] {
   return accessKeys(doc, element).map((k) => ({ ...k, kind: k.menu === doc.authority ? 'authority' : 'alias' }));
+}
+
+/** The reply row schema with the fields the resource's extensions add (ResourceHooks.replyFields). */
+function withReplyFields(row: Record<string, unknown>, fields: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  if (!Object.keys(fields).length) return row;
+  return { ...row, properties: { ...(row.properties as Record<string, unknown>), ...fields } };
 }
