@@ -135,7 +135,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   const create = write('create');
   const update = write('update');
   const remove = write('delete');
-  const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' }, id: { type: 'integer', description: 'The record deleted (single delete only).' } } });
+  const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } });
 
   app.get(
     at('page'),
@@ -245,8 +245,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
     async (req) => {
       const user = requireWrite(req, doc, 'delete');
       checked(req);
-      const { id } = req.params as { id: number };
-      return ok({ ...(await store.remove(req.server.db, req, user, [id])), id }, t(req.lang, 'common.ok'));
+      return ok(await store.remove(req.server.db, req, user, [(req.params as { id: number }).id]), t(req.lang, 'common.ok'));
     },
   );
 
