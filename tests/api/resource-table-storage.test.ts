@@ -96,7 +96,7 @@ describe('table-backed documents', () => {
     const meta = structuredClone(bedsDoc);
     meta.storage.columns.label = 'version';
     expect(() => loadDoc(meta)).toThrow(/\/storage\/columns\/label "version" is one of the engine's meta columns/);
-    const noOwner = structuredClone(bedsDoc) as typeof bedsDoc & { storage: { owner?: unknown } };
+    const noOwner = structuredClone(bedsDoc) as { storage: { owner?: unknown } };
     delete noOwner.storage.owner;
     expect(() => loadDoc(noOwner)).toThrow(/\/storage\/owner\/farmId a farm-scoped resource needs the column of its farm/);
     const unfit = structuredClone(bedsDoc) as typeof bedsDoc;
