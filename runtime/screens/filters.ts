@@ -19,7 +19,9 @@ export interface FilterSpec {
 
 export function filterSpec(filter: Filter, doc: ResourceDocument | undefined): FilterSpec {
   const prop = fieldSchemaOf(doc, filter.field);
-  const op = filter.op ?? doc?.searchable.find((s) => s.field === filter.field)?.filter ?? 'eq';
+  const kind = doc?.searchable.find((s) => s.field === filter.field)?.filter;
+  // A keyword filter (one parameter over several text properties) is a text box, like `like`.
+  const op = filter.op ?? (kind === 'keyword' ? 'like' : kind) ?? 'eq';
   return { filter, op, widget: filter.widget ?? defaultWidget(op, prop, filter), prop };
 }
 

@@ -71,6 +71,14 @@ export interface ResourceHooks {
    * e.g. `{ add: false }`. Synchronous and without a query: it runs on every row of a page.
    */
   rowHints?: (ctx: { user: SessionUser; row: Readonly<Record<string, unknown>> }) => Record<string, boolean> | undefined;
+  /**
+   * Adds read-only figures to the reply rows (a count of related rows, a name from another
+   * table): called once with every row of a page or a single reply, so one query serves
+   * them all. The fields it adds are described in `replyFields`.
+   */
+  augmentRows?: (ctx: { db: Queryable; user: SessionUser; doc: ResourceDocument; rows: Record<string, unknown>[] }) => Promise<void>;
+  /** JSON Schemas of the fields `augmentRows` adds, for the reply schema and the OpenAPI document. */
+  replyFields?: Record<string, Record<string, unknown>>;
 }
 
 export interface ResourceExtension {
@@ -79,7 +87,7 @@ export interface ResourceExtension {
   hooks: ResourceHooks;
 }
 
-type HookName = Exclude<keyof ResourceHooks, 'rowHints'>;
+type HookName = Exclude<keyof ResourceHooks, 'rowHints' | 'augmentRows' | 'replyFields'>;
 type ContextOf<K extends HookName> = Parameters<NonNullable<ResourceHooks[K]>>[0];
 
 /** One resource's hooks, from every extension naming it, run in the order they were handed in. */
@@ -91,6 +99,17 @@ export class ResourceHookChain {
       const hook = hooks[name] as Hook<ContextOf<K>> | undefined;
       if (hook) await hook(ctx);
     }
+  }
+
+  /** Runs every extension's augmentRows over the reply rows, in order. */
+  async augment(db: Queryable, user: SessionUser, doc: ResourceDocument, rows: Record<string, unknown>[]): Promise<void> {
+    if (!rows.length) return;
+    for (const hooks of this.list) if (hooks.augmentRows) await hooks.augmentRows({ db, user, doc, rows });
+  }
+
+  /** The fields every extension's augmentRows adds. */
+  replyFields(): Record<string, Record<string, unknown>> {
+    return Object.assign({}, ...this.list.map((h) => h.replyFields ?? {}));
   }
 
   /** Every extension's hints for one row, merged (a later `false` wins); undefined when none. */

@@ -17,8 +17,10 @@ import { fieldExpr, ident } from './sql.ts';
  * another category, which costs (1 / share of the filter) × offset heap visits.
  */
 export function indexStatements(doc: ResourceDocument): string[] {
+  // A table of its own has the indexes its migration gives it.
+  if (doc.storage) return [];
   const fields = new Set<string>([
-    ...doc.searchable.map((s) => s.field),
+    ...doc.searchable.flatMap((s) => (s.filter === 'keyword' ? [] : [s.field])),
     ...doc.sortable,
     ...Object.keys(doc.references ?? {}),
   ]);
@@ -65,6 +67,7 @@ export function filterPairs(doc: ResourceDocument): { filter: string; sort: stri
 export function statisticsStatements(doc: ResourceDocument): { name: string; sql: string }[] {
   // Statistics cannot be partial: they are computed over every resource's rows, so only
   // text expressions qualify — a numeric cast would fail on another resource's "draft".
+  if (doc.storage) return [];
   const fields = new Set<string>(
     [...doc.searchable.map((s) => s.field), ...doc.sortable].filter((f) => doc.record.properties[f]?.type === 'string'),
   );

@@ -34,7 +34,7 @@ export async function pageTotal(db: Queryable, q: PageQuery, rowsOnPage: number)
 async function countUpTo(db: Queryable, q: PageQuery, limit: number): Promise<number> {
   const params = [...q.params, limit];
   const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM resource_records r WHERE ${q.where} LIMIT $${params.length}) m`,
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${q.from} r WHERE ${q.where} LIMIT $${params.length}) m`,
     params,
   );
   return rows[0].n;
@@ -46,13 +46,13 @@ async function countUpTo(db: Queryable, q: PageQuery, limit: number): Promise<nu
  * the statistics do (ANALYZE), so it is kept for ESTIMATE_TTL_MS per database, SQL and values.
  */
 export async function plannerEstimate(db: Queryable, q: PageQuery): Promise<number> {
-  const key = `${q.where}\0${JSON.stringify(q.params)}`;
+  const key = `${q.from}\0${q.where}\0${JSON.stringify(q.params)}`;
   const cache = estimates.get(db) ?? new Map<string, { n: number; at: number }>();
   estimates.set(db, cache);
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && now - hit.at < ESTIMATE_TTL_MS) return hit.n;
-  const { rows } = await db.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM resource_records r WHERE ${q.where}`, q.params);
+  const { rows } = await db.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${q.from} r WHERE ${q.where}`, q.params);
   const raw = Object.values(rows[0])[0];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: { 'Plan Rows': number } }[];
   const n = Math.round(plan[0].Plan['Plan Rows']);

@@ -6,11 +6,15 @@ import { t } from '../i18n/catalog.ts';
 import { DEFAULT_PAGE_SIZE } from '../../runtime/protocol/page.ts';
 import { parseSort, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { msg } from './messages.ts';
-import { fieldExpr, ident, likePattern, orderBy, paramCast, scopeCondition } from './sql.ts';
+import { fieldExpr, likePattern, orderBy, ownerJoin, paramCast, rowsOf, scopeCondition, tableOf } from './sql.ts';
 
 /** A page request of one resource turned into SQL pieces: the conditions, the order, the window. */
 export interface PageQuery {
-  /** `r.resource = '…' AND <scope> AND <filters>`, over `resource_records r`. */
+  /** The resource's table (resource_records, or its own: sql.ts tableOf), aliased `r` by the queries. */
+  from: string;
+  /** The join of a row's owner farm (sql.ts ownerJoin). */
+  join: string;
+  /** `<this resource's rows> AND <scope> AND <filters>`, over `<from> r`. */
   where: string;
   /** Bind parameters of `where`, `$1`… in order. */
   params: unknown[];
@@ -29,8 +33,15 @@ export function pageQuery(doc: ResourceDocument, user: SessionUser, query: Recor
   if ('error' in sort) throw business(msg['resource.badSort'], { detail: sort.error }, [{ field: 'sort', message: sort.error }]);
 
   const p = new Params();
-  const where = [`r.resource = ${ident(doc.name)}`, scopeCondition(doc, user, p)];
+  const where = [rowsOf(doc), scopeCondition(doc, user, p)];
   for (const s of doc.searchable) {
+    if (s.filter === 'keyword') {
+      const value = query[s.field];
+      if (value === undefined) continue;
+      const pattern = p.add(likePattern(String(value)));
+      where.push(`(${(s.fields ?? []).map((f) => `${fieldExpr(doc, f)} ILIKE ${pattern}`).join(' OR ')})`);
+      continue;
+    }
     const expr = fieldExpr(doc, s.field);
     const cast = paramCast(doc, s.field);
     if (s.filter === 'range') {
@@ -56,7 +67,7 @@ export function pageQuery(doc: ResourceDocument, user: SessionUser, query: Recor
       else where.push(`${expr} = ANY(${p.add(values)}::${cast}[])`);
     }
   }
-  return { where: where.join(' AND '), params: p.values, order: orderBy(doc, sort), pageIndex, pageSize, offset: (pageIndex - 1) * pageSize };
+  return { from: tableOf(doc), join: ownerJoin(doc), where: where.join(' AND '), params: p.values, order: orderBy(doc, sort), pageIndex, pageSize, offset: (pageIndex - 1) * pageSize };
 }
 
 /**
@@ -67,9 +78,9 @@ export function pageQuery(doc: ResourceDocument, user: SessionUser, query: Recor
 export function pageRowsSql(q: PageQuery, select: string): { sql: string; params: unknown[] } {
   const params = [...q.params, q.pageSize, q.offset];
   const sql = `SELECT ${select}
-      FROM (SELECT r.id FROM resource_records r WHERE ${q.where}
+      FROM (SELECT r.id FROM ${q.from} r WHERE ${q.where}
              ORDER BY ${q.order} LIMIT $${params.length - 1} OFFSET $${params.length}) page
-      JOIN resource_records r ON r.id = page.id LEFT JOIN organisations o ON o.id = r.farm_id
+      JOIN ${q.from} r ON r.id = page.id ${q.join}
       ORDER BY ${q.order}`;
   return { sql, params };
 }

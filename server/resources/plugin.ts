@@ -6,6 +6,7 @@ import { registerResourceRoutes } from './routes.ts';
 import { ResourceStore } from './store.ts';
 import { registerGateLogRoutes } from './gate-log.ts';
 import { registerPublicReadRoutes } from './public-reads.ts';
+import { checkResourceTables } from './table-check.ts';
 
 export type { ResourceExtension, ResourceHooks } from './extensions.ts';
 
@@ -22,14 +23,15 @@ export const RESOURCE_ENGINE = 'resource-engine';
  * The generic resource engine: every document of schemas/resources becomes the endpoints
  * of the protocol's operation table under its base path (its declared transitions and
  * public reads included), with the indexes its fields need; plus the operation log
- * reader. An invalid document or an extension naming no document makes registration
- * (and so the server's start) fail.
+ * reader. An invalid document, a table-backed document that does not match its table or
+ * an extension naming no document makes registration (and so the server's start) fail.
  */
 const INDEX_WAIT_MS = 5000;
 
 export const resourceEngine: FastifyPluginAsync<ResourceEngineOptions> = async (app, opts) => {
   const docs = await readResourceDocuments(opts.dir);
   const chains = hookChains(docs, opts.extensions ?? []);
+  await checkResourceTables(app.db, docs);
   // Indexes are normally ready before the first request. Building one over a large table
   // can outlast Fastify's start timeout (plugins and onReady alike), which would make the
   // server fail to start forever: past a few seconds the build goes on in the background

@@ -71,6 +71,11 @@ export function pageQuerySchema(doc: ResourceDocument): PageQuerySchema {
     },
   };
   for (const s of doc.searchable) {
+    if (s.filter === 'keyword') {
+      const maxLength = Math.max(...(s.fields ?? []).map((f) => doc.record.properties[f].maxLength ?? 200));
+      properties[s.field] = { type: 'string', maxLength, description: `${(s.fields ?? []).join(' or ')} contains (case-insensitive)` };
+      continue;
+    }
     const field = doc.record.properties[s.field];
     const value = filterValueSchema(field);
     const [first, second] = filterParamNames(s);
@@ -126,7 +131,7 @@ function checked(req: FastifyRequest) {
 export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore): void {
   // Paths from the protocol's operation table, under the /api prefix the plugin is registered with.
   const at = (op: EngineOperation) => operationEndpoint(doc, op).path.replace(/^\/api/, '');
-  const row = withTransitionHint(doc, rowJsonSchema(doc));
+  const row = withReplyFields(withTransitionHint(doc, rowJsonSchema(doc)), store.replyFields());
   const tags = [doc.name];
   const title = doc.title.en;
   const errors = { 400: errorReplySchema, 401: errorReplySchema, 403: errorReplySchema, 404: errorReplySchema };
@@ -282,4 +287,10 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
 
 function transitionGrants(doc: ResourceDocument, element: string): Grant[] {
   return accessKeys(doc, element).map((k) => ({ ...k, kind: k.menu === doc.authority ? 'authority' : 'alias' }));
+}
+
+/** The reply row schema with the fields the resource's extensions add (ResourceHooks.replyFields). */
+function withReplyFields(row: Record<string, unknown>, fields: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  if (!Object.keys(fields).length) return row;
+  return { ...row, properties: { ...(row.properties as Record<string, unknown>), ...fields } };
 }

@@ -19,6 +19,66 @@ export function ident(name: string): string {
 
 const META_COLUMNS: Record<string, string> = { id: 'r.id', createdAt: 'r.created_at', updatedAt: 'r.updated_at' };
 
+const SQL_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+
+/** A table or column name of a document's `storage`, quoted; anything else is a programming error. */
+export function sqlName(name: string): string {
+  if (!SQL_NAME.test(name)) throw new Error(`not an SQL name: ${JSON.stringify(name)}`);
+  return `"${name}"`;
+}
+
+/** A fixed value of a document's `storage` as an SQL literal. */
+function literal(value: string | number | boolean): string {
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) throw new Error(`not an integer: ${value}`);
+    return String(value);
+  }
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
+ * Where a resource's rows live: the engine's JSON table, or the table its document names
+ * (docs/resources.md, "Table-backed storage"). Every query of the engine is written
+ * against the alias `r` of this table and the helpers below, so both kinds run the same code.
+ */
+export function tableOf(doc: ResourceDocument): string {
+  return doc.storage ? sqlName(doc.storage.table) : 'resource_records';
+}
+
+/** The condition that keeps this resource's rows of its table: its name, or its fixed values. */
+export function rowsOf(doc: ResourceDocument, alias = 'r'): string {
+  const prefix = alias ? `${alias}.` : '';
+  if (!doc.storage) return `${prefix}resource = ${ident(doc.name)}`;
+  const fixed = Object.entries(doc.storage.fixed ?? {}).map(([column, value]) => `${prefix}${sqlName(column)} = ${literal(value)}`);
+  return fixed.length ? fixed.join(' AND ') : 'TRUE';
+}
+
+/** The owner farm's and group's columns (SQL, aliased), NULL where the resource has none. */
+export function ownerExprs(doc: ResourceDocument, alias = 'r'): { farm: string; bloc: string } {
+  if (!doc.storage) return { farm: `${alias}.farm_id`, bloc: `${alias}.bloc_id` };
+  const owner = doc.storage.owner ?? {};
+  return {
+    farm: owner.farmId ? `${alias}.${sqlName(owner.farmId)}` : 'NULL::integer',
+    bloc: owner.blocId ? `${alias}.${sqlName(owner.blocId)}` : 'NULL::integer',
+  };
+}
+
+/** The record as one jsonb value: the JSON column, or the mapped columns (absent when NULL, like a JSON record's). */
+export function dataExpr(doc: ResourceDocument, alias = 'r'): string {
+  if (!doc.storage) return `${alias}.data`;
+  const pairs = Object.entries(doc.storage.columns).map(([field, column]) => `${ident(field)}, ${alias}.${sqlName(column)}`);
+  // jsonb_build_object takes at most 100 arguments: 40 pairs per call.
+  const parts: string[] = [];
+  for (let i = 0; i < pairs.length; i += 40) parts.push(`jsonb_build_object(${pairs.slice(i, i + 40).join(', ')})`);
+  return `jsonb_strip_nulls(${parts.join(' || ')})`;
+}
+
+/** The names of a resource's entries in the operation log. */
+export function auditNames(doc: ResourceDocument): { action: string; resource: string } {
+  return { action: doc.storage?.audit?.action ?? doc.name, resource: doc.storage?.audit?.resource ?? doc.name };
+}
+
 /**
  * The SQL expression of a record property (or meta field) as filters and sorts use it.
  * Indexes are built on the same expressions (see indexes.ts), so they must stay in step.
@@ -28,6 +88,13 @@ export function fieldExpr(doc: ResourceDocument, field: string, alias = 'r'): st
   const meta = META_COLUMNS[field];
   if (meta) return meta.replace('r.', prefix);
   const type = scalarTypeOf(doc.record.properties[field]);
+  const column = doc.storage?.columns[field];
+  if (column) {
+    // A column compares with the parameter cast of paramCast; text keeps dates and times comparable as the JSON path does.
+    if (type === 'string') return `(${prefix}${sqlName(column)})::text`;
+    if (type === 'number' || type === 'boolean') return `${prefix}${sqlName(column)}`;
+    throw new Error(`${doc.name}.${field} is not a scalar property`);
+  }
   const text = `(${prefix}data->>${ident(field)})`;
   if (type === 'number') return `(${text}::numeric)`;
   if (type === 'boolean') return `(${text}::boolean)`;
@@ -49,12 +116,13 @@ export function paramCast(doc: ResourceDocument, field: string): string {
  */
 export function scopeCondition(doc: ResourceDocument, user: SessionUser, p: Params, alias = 'r'): string {
   if (user.platformAdmin || doc.scope === 'platform') return 'TRUE';
+  const owner = ownerExprs(doc, alias);
   if (doc.scope === 'farm') {
-    if (user.orgId != null) return `${alias}.farm_id = ${p.add(user.orgId)}`;
-    if (user.blocId != null) return `${alias}.farm_id IN (SELECT o.id FROM organisations o WHERE o.bloc_id = ${p.add(user.blocId)})`;
+    if (user.orgId != null) return `${owner.farm} = ${p.add(user.orgId)}`;
+    if (user.blocId != null) return `${owner.farm} IN (SELECT o.id FROM organisations o WHERE o.bloc_id = ${p.add(user.blocId)})`;
     return 'FALSE';
   }
-  if (user.blocId != null) return `${alias}.bloc_id = ${p.add(user.blocId)}`;
+  if (user.blocId != null) return `${owner.bloc} = ${p.add(user.blocId)}`;
   return 'FALSE';
 }
 
@@ -78,12 +146,24 @@ export function rowSelect(doc: ResourceDocument, targets: Map<string, ResourceDo
     return `${ident(field)}, (SELECT t.data->>${ident(target.displayField)} FROM resource_records t
               WHERE t.resource = ${ident(target.name)} AND t.id = (r.data->>${ident(field)})::bigint)`;
   });
-  return `r.id, r.version, r.farm_id, o.name AS farm_name, r.bloc_id, r.data,
+  const owner = ownerExprs(doc);
+  return `r.id, r.version, ${owner.farm} AS farm_id, o.name AS farm_name, ${owner.bloc} AS bloc_id, ${dataExpr(doc)} AS data,
           r.created_at, r.updated_at, r.created_by, r.updated_by,
           ${labels.length ? `jsonb_build_object(${labels.join(', ')})` : `'{}'::jsonb`} AS labels`;
 }
 
+/** The owner farm of a reply row (its name), joined to the row aliased `r`. */
+export function ownerJoin(doc: ResourceDocument): string {
+  return `LEFT JOIN organisations o ON o.id = ${ownerExprs(doc).farm}`;
+}
+
+/** FROM of a reply row of a JSON-stored resource (what business modules reading those rows use). */
 export const ROW_FROM = 'resource_records r LEFT JOIN organisations o ON o.id = r.farm_id';
+
+/** FROM of a reply row (rowSelect): the resource's table as `r` with its owner farm. */
+export function rowFrom(doc: ResourceDocument): string {
+  return `${tableOf(doc)} r ${ownerJoin(doc)}`;
+}
 
 export interface RecordRow {
   id: number;

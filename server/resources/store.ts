@@ -3,10 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../db/database.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
-import { business, notFound, type FieldError } from '../http/envelope.ts';
+import { business, forbidden, notFound, type FieldError } from '../http/envelope.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { t } from '../i18n/catalog.ts';
-import type { ResourceDocument } from '../../runtime/schema/resource.ts';
+import { isSelfOwned, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { diffRecords } from './diff.ts';
 import { ResourceHookChain } from './extensions.ts';
 import { can } from '../../runtime/access/can.ts';
@@ -20,7 +20,8 @@ import { assertCrossFieldRules } from './validation.ts';
 import { pageOf, type Page } from './page.ts';
 import { pageQuery, pageRowsSql } from './page-query.ts';
 import { pageTotal } from './page-count.ts';
-import { fieldExpr, ident, ROW_FROM, rowSelect, rowView, scopeCondition, type RecordRow } from './sql.ts';
+import { auditNames, dataExpr, fieldExpr, ident, ownerExprs, rowFrom, rowsOf, rowSelect, rowView, scopeCondition, tableOf, type RecordRow } from './sql.ts';
+import { deleteRecords, insertRecord, settleFixedFields, updateRecord } from './writes.ts';
 
 export type RecordView = Record<string, unknown>;
 export type Body = Record<string, unknown>;
@@ -44,19 +45,24 @@ export class ResourceStore {
     );
   }
 
+  /** JSON Schemas of the fields the extensions add to reply rows (ResourceHooks.replyFields). */
+  replyFields(): Record<string, Record<string, unknown>> {
+    return this.hooks.replyFields();
+  }
+
   async page(db: Queryable, user: SessionUser, query: Record<string, unknown>): Promise<Page<RecordView>> {
     const q = pageQuery(this.doc, user, query);
     const { sql, params } = pageRowsSql(q, this.select);
     // Rows first: a page that is not full gives the total without a count (page-count.ts).
     const rows = (await db.query<RecordRow>(sql, params)).rows;
     const { total, exact } = await pageTotal(db, q, rows.length);
-    return pageOf(rows.map((r) => this.view(r, user)), total, q.pageIndex, q.pageSize, exact);
+    return pageOf(await this.views(db, rows, user), total, q.pageIndex, q.pageSize, exact);
   }
 
   async get(db: Queryable, user: SessionUser, id: number): Promise<RecordView> {
     const row = await this.fetch(db, user, id);
     if (!row) throw notFound();
-    return this.view(row, user);
+    return this.reply(db, row, user);
   }
 
   /**
@@ -67,8 +73,8 @@ export class ResourceStore {
   async findByText(db: Queryable, user: SessionUser, field: string, value: string): Promise<RecordView | null> {
     const p = new Params();
     const { rows } = await db.query<RecordRow>(
-      `SELECT ${this.select} FROM ${ROW_FROM}
-        WHERE r.resource = ${ident(this.doc.name)} AND lower(${fieldExpr(this.doc, field)}) = lower(${p.add(value)}) AND ${scopeCondition(this.doc, user, p)}
+      `SELECT ${this.select} FROM ${rowFrom(this.doc)}
+        WHERE ${rowsOf(this.doc)} AND lower(${fieldExpr(this.doc, field)}) = lower(${p.add(value)}) AND ${scopeCondition(this.doc, user, p)}
         ORDER BY r.id LIMIT 1`,
       p.values,
     );
@@ -78,58 +84,57 @@ export class ResourceStore {
   async create(db: Database, req: FastifyRequest, user: SessionUser, body: Body): Promise<RecordView> {
     const data = this.recordData(body);
     settleOwnedFields(this.doc, data, null, req.lang);
+    settleFixedFields(this.doc, data);
     assertCrossFieldRules(this.doc, data, req.lang);
     return db.transaction(async (tx) => {
       const owner = await this.owner(tx, user, body);
       const base = { tx, req, user, lang: req.lang, doc: this.doc };
       await this.hooks.run('beforeCreate', { ...base, data });
       await this.checkReferences(tx, data, owner, req.lang);
-      const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO resource_records(resource, farm_id, bloc_id, data, created_by, updated_by)
-         VALUES (${ident(this.doc.name)}, $1, $2, $3, $4, $4) RETURNING id`,
-        [owner.farmId, owner.blocId, JSON.stringify(data), user.id],
-      );
-      const id = Number(rows[0].id);
+      const id = await insertRecord(tx, this.doc, owner, data, user.id);
+      const names = auditNames(this.doc);
       await audit(tx, req, {
-        action: `${this.doc.name}.create`,
-        resource: this.doc.name,
+        action: `${names.action}.create`,
+        resource: names.resource,
         recordId: id,
-        changes: { farmId: owner.farmId, blocId: owner.blocId, version: { from: null, to: 1 }, fields: diffRecords(null, data) },
+        changes: { farmId: isSelfOwned(this.doc) ? id : owner.farmId, blocId: owner.blocId, version: { from: null, to: 1 }, fields: diffRecords(null, data) },
       });
       await this.hooks.run('afterCreate', { ...base, data, id });
-      return this.view((await this.fetch(tx, user, id))!, user);
+      return this.reply(tx, (await this.fetch(tx, user, id))!, user);
     });
   }
 
   async update(db: Database, req: FastifyRequest, user: SessionUser, id: number, body: Body): Promise<RecordView> {
-    // An update replaces the whole record (PUT), so the body is the record the rules judge.
-    const data = this.recordData(body);
-    assertCrossFieldRules(this.doc, data, req.lang);
-    const version = body.version as number;
+    // An update replaces the whole record (PUT), so the body is the record the rules judge;
+    // a partial update (docs/resources.md, "partialUpdate") is the stored record with the body over it.
+    const partial = this.doc.partialUpdate === true;
+    const sent = this.recordData(body);
+    if (!partial) assertCrossFieldRules(this.doc, sent, req.lang);
+    const sentVersion = body.version as number | undefined;
     return db.transaction(async (tx) => {
       // The row lock makes concurrent writers of one record take turns; each then sees
       // the version its predecessor committed, so no update is ever silently lost.
       const current = await this.fetch(tx, user, id, 'FOR UPDATE OF r');
       if (!current) throw notFound();
-      if (current.version !== version) throw stale();
+      if (sentVersion !== undefined && current.version !== sentVersion) throw stale();
+      const version = current.version;
+      const data = partial ? { ...current.data, ...sent } : sent;
       settleOwnedFields(this.doc, data, current.data, req.lang);
+      settleFixedFields(this.doc, data);
+      if (partial) assertCrossFieldRules(this.doc, data, req.lang);
       const ctx = { tx, req, user, lang: req.lang, doc: this.doc, id, data, current: current.data };
       await this.hooks.run('beforeUpdate', ctx);
       await this.checkReferences(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, req.lang);
-      const res = await tx.query(
-        `UPDATE resource_records SET data = $1, version = version + 1, updated_by = $2, updated_at = now()
-          WHERE id = $3 AND resource = ${ident(this.doc.name)} AND version = $4`,
-        [JSON.stringify(data), user.id, id, version],
-      );
-      if (res.rowCount !== 1) throw stale();
+      if (!(await updateRecord(tx, this.doc, id, version, data, user.id))) throw stale();
+      const names = auditNames(this.doc);
       await audit(tx, req, {
-        action: `${this.doc.name}.update`,
-        resource: this.doc.name,
+        action: `${names.action}.update`,
+        resource: names.resource,
         recordId: id,
         changes: { farmId: current.farm_id, version: { from: version, to: version + 1 }, fields: diffRecords(current.data, data) },
       });
       await this.hooks.run('afterUpdate', ctx);
-      return this.view((await this.fetch(tx, user, id))!, user);
+      return this.reply(tx, (await this.fetch(tx, user, id))!, user);
     });
   }
 
@@ -158,21 +163,28 @@ export class ResourceStore {
       }
       const ctx = { tx, req, user, lang: req.lang, doc, id, transition: name, from, to: tr.to, data, current: current.data, reason };
       await this.hooks.run('beforeTransition', ctx);
-      const res = await tx.query(
-        `UPDATE resource_records SET data = $1, version = version + 1, updated_by = $2, updated_at = now()
-          WHERE id = $3 AND resource = ${ident(doc.name)} AND version = $4`,
-        [JSON.stringify(data), user.id, id, version],
-      );
-      if (res.rowCount !== 1) throw stale();
+      if (!(await updateRecord(tx, doc, id, version, data, user.id))) throw stale();
+      const names = auditNames(doc);
       await audit(tx, req, {
-        action: `${doc.name}.${name}`,
-        resource: doc.name,
+        action: `${names.action}.${name}`,
+        resource: names.resource,
         recordId: id,
         changes: { farmId: current.farm_id, version: { from: version, to: version + 1 }, fields: diffRecords(current.data, data) },
       });
       await this.hooks.run('afterTransition', ctx);
-      return this.view((await this.fetch(tx, user, id))!, user);
+      return this.reply(tx, (await this.fetch(tx, user, id))!, user);
     });
+  }
+
+  /** Reply rows with the figures the extensions add (ResourceHooks.augmentRows), one call for all. */
+  private async views(db: Queryable, rows: RecordRow[], user: SessionUser): Promise<RecordView[]> {
+    const views = rows.map((r) => this.view(r, user));
+    await this.hooks.augment(db, user, this.doc, views);
+    return views;
+  }
+
+  private async reply(db: Queryable, row: RecordRow, user: SessionUser): Promise<RecordView> {
+    return (await this.views(db, [row], user))[0];
   }
 
   /** A reply row: the stored row, and the transitions its state allows the caller. */
@@ -193,8 +205,8 @@ export class ResourceStore {
       const p = new Params();
       const idsParam = p.add(ids);
       const { rows } = await tx.query<{ id: number; version: number; farm_id: number | null; data: Record<string, unknown> }>(
-        `SELECT r.id, r.version, r.farm_id, r.data FROM resource_records r
-          WHERE r.resource = ${ident(this.doc.name)} AND r.id = ANY(${idsParam}::bigint[]) AND ${scopeCondition(this.doc, user, p)}
+        `SELECT r.id, r.version, ${ownerExprs(this.doc).farm} AS farm_id, ${dataExpr(this.doc)} AS data FROM ${tableOf(this.doc)} r
+          WHERE ${rowsOf(this.doc)} AND r.id = ANY(${idsParam}::bigint[]) AND ${scopeCondition(this.doc, user, p)}
           ORDER BY r.id FOR UPDATE OF r`,
         p.values,
       );
@@ -202,11 +214,12 @@ export class ResourceStore {
       const ctx = { tx, req, user, lang: req.lang, doc: this.doc, ids, current: new Map(rows.map((r) => [Number(r.id), r.data])) };
       await this.hooks.run('beforeDelete', ctx);
       await this.checkNotReferenced(tx, ids, req.lang);
-      await tx.query(`DELETE FROM resource_records WHERE resource = ${ident(this.doc.name)} AND id = ANY($1::bigint[])`, [ids]);
+      await deleteRecords(tx, this.doc, ids);
+      const names = auditNames(this.doc);
       for (const row of rows) {
         await audit(tx, req, {
-          action: `${this.doc.name}.delete`,
-          resource: this.doc.name,
+          action: `${names.action}.delete`,
+          resource: names.resource,
           recordId: Number(row.id),
           changes: { farmId: row.farm_id, version: { from: row.version, to: null }, fields: diffRecords(row.data, null) },
         });
@@ -219,8 +232,8 @@ export class ResourceStore {
   private async fetch(db: Queryable, user: SessionUser, id: number, lock = ''): Promise<RecordRow | null> {
     const p = new Params();
     const { rows } = await db.query<RecordRow>(
-      `SELECT ${this.select} FROM ${ROW_FROM}
-        WHERE r.resource = ${ident(this.doc.name)} AND r.id = ${p.add(id)} AND ${scopeCondition(this.doc, user, p)} ${lock}`,
+      `SELECT ${this.select} FROM ${rowFrom(this.doc)}
+        WHERE ${rowsOf(this.doc)} AND r.id = ${p.add(id)} AND ${scopeCondition(this.doc, user, p)} ${lock}`,
       p.values,
     );
     return rows[0] ?? null;
@@ -237,6 +250,7 @@ export class ResourceStore {
   private async owner(tx: Queryable, user: SessionUser, body: Body): Promise<{ farmId: number | null; blocId: number | null }> {
     const scope = this.doc.scope;
     if (scope === 'platform') return { farmId: null, blocId: null };
+    if (isSelfOwned(this.doc)) return this.newOrganisationOwner(tx, user, body);
     if (scope === 'farm') {
       const farmId = (body.farmId as number | undefined) ?? user.orgId ?? undefined;
       if (farmId === undefined) {
@@ -262,6 +276,24 @@ export class ResourceStore {
     const { rows } = await tx.query<{ id: number }>(`SELECT b.id FROM blocs b WHERE b.id = ${p.add(blocId)} AND ${cond}`, p.values);
     if (!rows[0]) throw fieldRefusal('resource.blocOutOfScope', 'blocId');
     return { farmId: null, blocId: rows[0].id };
+  }
+
+  /**
+   * A new row that is an organisation (isSelfOwned) is its own farm; it joins a group: a
+   * provider's own, or for a platform administrator the one sent (or none). A member of an
+   * organisation sees only that one, so a new organisation would be out of its scope: 40301.
+   */
+  private async newOrganisationOwner(tx: Queryable, user: SessionUser, body: Body): Promise<{ farmId: null; blocId: number | null }> {
+    const sent = body.blocId as number | undefined;
+    if (user.platformAdmin) {
+      if (sent === undefined) return { farmId: null, blocId: null };
+      const { rows } = await tx.query<{ id: number }>('SELECT b.id FROM blocs b WHERE b.id = $1', [sent]);
+      if (!rows[0]) throw fieldRefusal('resource.blocOutOfScope', 'blocId');
+      return { farmId: null, blocId: rows[0].id };
+    }
+    if (user.orgId != null || user.blocId == null) throw forbidden();
+    if (sent !== undefined && sent !== user.blocId) throw fieldRefusal('resource.blocOutOfScope', 'blocId');
+    return { farmId: null, blocId: user.blocId };
   }
 
   /**

@@ -11,7 +11,13 @@ import { authorityKeys, accessKeys, writeJsonSchema, type ResourceDocument, type
 import { createAjv } from '../../runtime/schema/ajv.ts';
 import { transitionOwnedFields } from '../../runtime/schema/transitions.ts';
 
-export const docs: ResourceDocument[] = await readResourceDocuments();
+/**
+ * The documents stored in the engine's JSON table. Table-backed ones (`storage`) are
+ * excluded: their rows are another table's (seedling bases are organisations, each its
+ * own farm), so the generic owner and seed assumptions below do not hold for them; they
+ * have tests of their own (resource-table-storage.test.ts, admin-registrations.test.ts).
+ */
+export const docs: ResourceDocument[] = (await readResourceDocuments()).filter((d) => !d.storage);
 const menuTree = JSON.parse(readFileSync(new URL('../../schemas/menus.json', import.meta.url), 'utf8')) as { menus: { code?: string }[] };
 
 export type Body = Record<string, unknown>;

@@ -113,7 +113,12 @@ describe('resource documents', () => {
     const docs = await readResourceDocuments();
     for (const doc of docs) {
       const sql = indexStatements(doc).join('\n');
-      for (const field of [...doc.searchable.map((s) => s.field), ...doc.sortable]) expect(sql).toContain(`'${field}'`);
+      // A table of its own has the indexes of its migration.
+      if (doc.storage) {
+        expect(sql).toBe('');
+        continue;
+      }
+      for (const field of [...doc.searchable.flatMap((s) => (s.filter === 'keyword' ? [] : [s.field])), ...doc.sortable]) expect(sql).toContain(`'${field}'`);
       expect(sql).toContain(`WHERE resource = '${doc.name}'`);
     }
   });
@@ -122,7 +127,7 @@ describe('resource documents', () => {
     const db = await openPglite();
     await migrate(db);
     await seedIfEmpty(db);
-    const docs = new Map((await readResourceDocuments()).map((d) => [d.name, d]));
+    const docs = new Map((await readResourceDocuments()).filter((d) => !d.storage).map((d) => [d.name, d]));
     const { rows } = await db.query<{ resource: string; data: Record<string, unknown> }>('SELECT resource, data FROM resource_records');
     expect(new Set(rows.map((r) => r.resource))).toEqual(new Set(docs.keys()));
     const ajv = createAjv();

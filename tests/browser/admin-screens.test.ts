@@ -408,6 +408,29 @@ describe('administration screens as admin', () => {
     await expect.poll(() => row(name).count()).toBe(0);
   });
 
+  it('seedling bases (served by the engine from the organisations table): add, find, edit, delete', async () => {
+    const name = `育苗测试${RUN}`.slice(0, 60);
+    await page.goto('/nurseryManage/index');
+    await row('绿源育苗基地').waitFor();
+    await visible('nurseryManage').getByRole('button', { name: '新增' }).click();
+    await drawer().getByLabel('名称').fill(name);
+    await drawer().getByLabel('城市').fill('五常市');
+    await saveDrawer();
+    await search('nurseryManage', '名称或城市', name);
+    await row(name).waitFor();
+    await expect(row(name).innerText()).resolves.toContain('五常市');
+
+    await row(name).getByRole('button', { name: '编辑' }).click();
+    await expect.poll(() => drawer().getByLabel('名称').inputValue()).toBe(name);
+    await drawer().getByLabel('联系人').fill('赵刚');
+    await saveDrawer();
+    await expect.poll(() => row(name).innerText()).toContain('赵刚');
+
+    await row(name).getByRole('button', { name: '删除' }).click();
+    await confirm();
+    await expect.poll(() => row(name).count()).toBe(0);
+  });
+
   it('registrations: one approved (its account logs in), one rejected with a reason', async () => {
     const approved = await register(`${RUN}通过农场`);
     const rejected = await register(`${RUN}拒绝农场`);

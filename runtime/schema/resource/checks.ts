@@ -14,7 +14,8 @@ import { checkTransitions } from '../transitions.ts';
 import { checkPublicRead } from '../public-read.ts';
 import {
   META_FIELDS, PAGE_PARAMS,
-  type DocumentProblem, type DocumentSource, type FieldSchema, type RecordSchema, type ResourceDocument, type ResourceScope,
+  TABLE_META_COLUMNS,
+  type DocumentProblem, type DocumentSource, type FieldSchema, type RecordSchema, type ResourceDocument, type ResourceScope, type TableStorage,
 } from './types.ts';
 
 export const RESOURCE_META_SCHEMA_ID: string = metaSchema.$id;
@@ -104,6 +105,14 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
   };
   d.searchable.forEach((s, i) => {
     const at = `/searchable/${i}`;
+    if (s.filter === 'keyword') {
+      (s.fields ?? []).forEach((f, j) => {
+        fieldProblem(`${at}/fields/${j}`, f, 'scalar');
+        if (f in props && props[f].type !== 'string') problems.push({ pointer: `${at}/fields/${j}`, message: `keyword filters search string properties; "${f}" is ${props[f].type}` });
+      });
+      claim(s.field, at);
+      return;
+    }
     fieldProblem(`${at}/field`, s.field, 'scalar');
     const field = props[s.field];
     const type = scalarTypeOf(field);
@@ -136,6 +145,7 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
   }
 
   (d.rules ?? []).forEach((rule, i) => checkRule(rule, `/rules/${i}`, props, problems));
+  if (d.storage) checkStorage(d, d.storage, problems);
   problems.push(...checkTransitions(d), ...checkPublicRead(d));
 
   if (!problems.length) {
@@ -143,6 +153,45 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
     if (compileError) problems.push({ pointer: '/record', message: `is not a usable JSON Schema: ${compileError}` });
   }
   return problems;
+}
+
+/**
+ * A table-backed document on its own: every property has a column, no column twice, the
+ * owner columns its scope needs, fixed values its properties accept. Whether the table and
+ * columns exist is the server's check at start (server/resources/table-check.ts). What the
+ * engine does only over its JSON table is refused here rather than half-done.
+ */
+function checkStorage(d: ResourceDocument, storage: TableStorage, problems: { pointer: string; message: string }[]) {
+  const props = d.record.properties;
+  for (const name of Object.keys(props)) {
+    if (!(name in storage.columns)) problems.push({ pointer: '/storage/columns', message: `has no column for the property "${name}"` });
+  }
+  const seen = new Map<string, string>();
+  for (const [field, column] of Object.entries(storage.columns)) {
+    const at = `/storage/columns/${field}`;
+    if (!(field in props)) problems.push({ pointer: at, message: `"${field}" is not a property of the record` });
+    if ((TABLE_META_COLUMNS as readonly string[]).includes(column)) problems.push({ pointer: at, message: `"${column}" is one of the engine's meta columns (${TABLE_META_COLUMNS.join(', ')})` });
+    const other = seen.get(column);
+    if (other) problems.push({ pointer: at, message: `column "${column}" is also the column of "${other}"` });
+    seen.set(column, field);
+    const fixed = storage.fixed?.[column];
+    if (fixed !== undefined && field in props) {
+      const f = props[field];
+      const fits = f.enum ? f.enum.some((v) => v === fixed) : scalarTypeOf(f) === (typeof fixed === 'string' ? 'string' : typeof fixed === 'number' ? 'number' : 'boolean');
+      if (!fits) problems.push({ pointer: at, message: `maps to the fixed column "${column}", so the property must accept ${JSON.stringify(fixed)}` });
+    }
+  }
+  const owner = storage.owner ?? {};
+  if (d.scope === 'farm' && !owner.farmId) problems.push({ pointer: '/storage/owner/farmId', message: 'a farm-scoped resource needs the column of its farm' });
+  if (d.scope === 'group' && !owner.blocId) problems.push({ pointer: '/storage/owner/blocId', message: 'a group-scoped resource needs the column of its group' });
+  if (d.scope === 'platform' && (owner.farmId || owner.blocId)) problems.push({ pointer: '/storage/owner', message: 'a platform resource has no owner' });
+  for (const [key, column] of Object.entries(owner)) {
+    if (seen.has(column)) problems.push({ pointer: `/storage/owner/${key}`, message: `column "${column}" is also the column of "${seen.get(column)}"` });
+    if (column !== 'id' && (TABLE_META_COLUMNS as readonly string[]).includes(column)) problems.push({ pointer: `/storage/owner/${key}`, message: `"${column}" is one of the engine's meta columns` });
+  }
+  if (owner.blocId === 'id') problems.push({ pointer: '/storage/owner/blocId', message: 'a group is not a row of the table' });
+  if (d.references && Object.keys(d.references).length) problems.push({ pointer: '/references', message: 'references are not supported on table-backed resources yet' });
+  if (d.publicRead) problems.push({ pointer: '/publicRead', message: 'public reads are not supported on table-backed resources yet' });
 }
 
 /**
@@ -258,6 +307,7 @@ export function loadResourceDocuments(sources: DocumentSource[]): ResourceDocume
       const target = byName.get(ref.resource)?.doc;
       const at = `/references/${field}/resource`;
       if (!target) problems.push({ file, pointer: at, message: `names "${ref.resource}", which is no loaded resource` });
+      else if (target.storage) problems.push({ file, pointer: at, message: `names "${ref.resource}", which lives in a table of its own; references to table-backed resources are not supported yet` });
       else if (!referenceAllowed(doc.scope, target.scope))
         problems.push({ file, pointer: at, message: `a ${doc.scope} record cannot reference ${target.scope} records` });
     }

@@ -49,19 +49,31 @@ export function writeJsonSchema(doc: ResourceDocument, mode: 'create' | 'update'
     _can: readOnly({ type: 'object', maxProperties: 20, additionalProperties: { type: 'boolean' } }),
   };
   const properties: Record<string, unknown> = { ...meta, ...doc.record.properties };
-  const required = [...(doc.record.required ?? [])];
+  // A partial update (docs/resources.md, "partialUpdate") keeps what is not sent: nothing is required.
+  const partial = mode === 'update' && doc.partialUpdate === true;
+  const required = partial ? [] : [...(doc.record.required ?? [])];
   if (mode === 'update') {
-    properties.version = { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'The version the change was made on.' };
+    properties.version = { type: 'integer', minimum: 1, maximum: MAX_ID, description: partial ? 'The version the change was made on; checked when sent.' : 'The version the change was made on.' };
     properties.farmId = readOnly({ type: ['integer', 'null'] });
-    required.push('version');
+    if (!partial) required.push('version');
   } else {
     properties.version = readOnly({ type: 'integer' });
-    properties.farmId =
-      doc.scope === 'farm'
-        ? { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Owner farm. Required for platform administrators and service providers; a farm user may omit it.' }
-        : readOnly({ type: ['integer', 'null'] });
-    if (doc.scope === 'group')
-      properties.blocId = { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Owner group of farms. Required for platform administrators.' };
+    if (isSelfOwned(doc)) {
+      properties.farmId = readOnly({ type: ['integer', 'null'] });
+      properties.blocId = { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'The group the new organisation joins: platform administrators only (a provider\'s goes into its own group).' };
+    } else {
+      properties.farmId =
+        doc.scope === 'farm'
+          ? { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Owner farm. Required for platform administrators and service providers; a farm user may omit it.' }
+          : readOnly({ type: ['integer', 'null'] });
+      if (doc.scope === 'group')
+        properties.blocId = { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'Owner group of farms. Required for platform administrators.' };
+    }
   }
   return { type: 'object', additionalProperties: false, required, properties };
+}
+
+/** Rows that are organisations, each its own farm (a table-backed document whose farm column is `id`). */
+export function isSelfOwned(doc: Pick<ResourceDocument, 'scope' | 'storage'>): boolean {
+  return doc.scope === 'farm' && doc.storage?.owner?.farmId === 'id';
 }

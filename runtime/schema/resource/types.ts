@@ -14,7 +14,7 @@ export type { CrossFieldRule } from '../cross-rules.ts';
 export const RESOURCE_FORMAT_VERSION = 1;
 
 export type ResourceScope = 'farm' | 'group' | 'platform';
-export type FilterKind = 'eq' | 'like' | 'range' | 'in';
+export type FilterKind = 'eq' | 'like' | 'range' | 'in' | 'keyword';
 export type ScalarType = 'string' | 'number' | 'boolean';
 
 /** A text in every language (runtime/protocol/texts.ts). */
@@ -56,9 +56,31 @@ export interface RecordSchema {
 }
 
 export interface SearchableField {
+  /** The property filtered (and the query parameter); of a keyword filter, the parameter only. */
   field: string;
   filter: FilterKind;
+  /** keyword filters: the string properties any of which must contain the value. */
+  fields?: string[];
 }
+
+/**
+ * Records kept in a table of their own instead of the engine's JSON table
+ * (docs/resources.md, "Table-backed storage").
+ */
+export interface TableStorage {
+  table: string;
+  /** Record property → column; every property has one. */
+  columns: Record<string, string>;
+  /** Column → value that selects this resource's rows of a shared table, written on insert. */
+  fixed?: Record<string, string | number | boolean>;
+  /** Columns of the owner: farmId "id" makes every row its own farm (rows that are organisations). */
+  owner?: { farmId?: string; blocId?: string };
+  /** Names in the operation log: `<action>.create` on `resource`. */
+  audit?: { action: string; resource: string };
+}
+
+/** The meta columns every table behind a resource has (the engine's id, version, times and authors). */
+export const TABLE_META_COLUMNS = ['id', 'version', 'created_at', 'updated_at', 'created_by', 'updated_by'] as const;
 
 export interface ResourceDocument {
   $schema?: string;
@@ -89,6 +111,10 @@ export interface ResourceDocument {
   transitions?: Transitions;
   /** Reads without a token of the records a filter selects (runtime/schema/public-read.ts). */
   publicRead?: PublicRead;
+  /** PUT changes only the properties sent; `version` optional (checked when sent). */
+  partialUpdate?: boolean;
+  /** A table of its own instead of the JSON table. */
+  storage?: TableStorage;
 }
 
 /**

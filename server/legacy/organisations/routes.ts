@@ -414,7 +414,8 @@ async function updateOrg(
   if (body.status !== undefined && body.status !== before.status && me.orgId === id) throw business(msg['accounts.notSelf']);
   set('status', 'status', before.status, body.status);
   if (!sets.length) throw business(msg['accounts.nothingToChange']);
-  await tx.query(`UPDATE organisations SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
+  // The version and time are the resource engine's (schemas/resources/nurseries.json): a change here is one it must see.
+  await tx.query(`UPDATE organisations SET ${sets.join(', ')}, version = version + 1, updated_at = now(), updated_by = ${p.add(me.id)} WHERE id = ${p.add(id)}`, p.values);
   await audit(tx, req, { action: 'org.update', resource: 'organisations', recordId: id, changes });
   return orgView(await visibleOrg(tx, me, id));
 }
