@@ -25,6 +25,12 @@ export interface WidgetProps<C extends Record<string, unknown> = Record<string, 
   registry: SchemaRegistry;
   /** The console's current language; the widget re-renders when it changes. */
   language: Lang;
+  /**
+   * Data handed to the widget directly instead of read by it: the reply of a form's preview
+   * call (a screen's `preview`, docs/schema-language.md). Absent on a widget screen. A
+   * widget given data draws it read-only and reads nothing itself.
+   */
+  data?: unknown;
 }
 
 export type WidgetComponent = ComponentType<WidgetProps>;

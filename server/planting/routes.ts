@@ -70,7 +70,7 @@ function registerGenerate(app: FastifyInstance, store: PlantingRecords) {
       attachValidation: true,
       schema: {
         tags,
-        summary: 'Make a planting group’s plan from one of its farm’s plan templates and a start date (every date computed); preview answers the items without storing; planType (or planTypeId 1-4) checks the template’s kind',
+        summary: 'Make a planting group’s plan from one of its farm’s plan templates and a start date (every date computed); preview answers the plan, its items, the group’s season and planting date without storing; planType (or planTypeId 1-4) checks the template’s kind',
         description: 'Needs the element code that creates plantPlans (farmPlantGroupList:add or an alias’s). A group or template outside the caller’s farm answers 40401.',
         body: {
           type: 'object',
@@ -107,7 +107,8 @@ function registerGenerate(app: FastifyInstance, store: PlantingRecords) {
         startOn: body.startOn,
         reviewStatus: 'draft',
       };
-      if (body.preview) return ok({ plan, items });
+      // The group's season comes with a preview, so that a timeline draws the plan against it.
+      if (body.preview) return ok({ plan, items, season: { start: group.data.seasonStart ?? null, end: group.data.seasonEnd ?? null }, plantedOn: group.data.plantedOn });
       return ok(
         await app.db.transaction(async (tx) => {
           // Lock the group so that a concurrent close cannot slip between the check and the write.

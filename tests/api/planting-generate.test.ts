@@ -103,6 +103,9 @@ describe.each(engines())('planting plans on $name', (engine) => {
     expect(r.status).toBe(200);
     expect(r.data.items).toEqual([{ orderNumber: 1, itemType: 'keyNode', name: '定植', startOn: group.plantedOn, endOn: group.plantedOn }]);
     expect(r.data.plan.id).toBeUndefined();
+    // The group's season and planting date come along, for a timeline to draw the plan against.
+    expect(r.data.season).toEqual({ start: group.seasonStart ?? null, end: group.seasonEnd ?? null });
+    expect(r.data.plantedOn).toBe(group.plantedOn);
     expect(await fingerprint(t.db)).toBe(before);
   });
 

@@ -5,6 +5,9 @@
  * The console loads this module lazily (widgets/manifest.ts); its default export is the
  * widget component.
  *
+ * Given `data` (a form's preview, WidgetProps.data), it draws the generator's preview reply
+ * instead: the items of a plan not yet stored, read-only (plan-items.ts previewOf).
+ *
  * Screen props: planId?, seasonStart?, seasonEnd? (the planting group's season), height?,
  * editElement? (the element code that allows rescheduling; ":edit" resolves against the
  * screen's menu code). Without editElement, or without that code, the timeline is read-only:
@@ -15,14 +18,27 @@ import { isHttpError, type WidgetProps } from '../../runtime/widgets/api.ts';
 import { todayDay } from './dates.ts';
 import type { ItemId } from './edits.ts';
 import { PlantingTimeline } from './PlantingTimeline.tsx';
-import { PLAN_ITEMS, rescheduleBody, timelineOf, type PlanItemRow } from './plan-items.ts';
+import { PLAN_ITEMS, previewOf, rescheduleBody, timelineOf, type PlanItemRow } from './plan-items.ts';
 import { TIMELINE_TEXTS, type TimelineLanguage } from './texts.ts';
 
 const MAX_ITEMS = 500;
 
 type Load = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; rows: PlanItemRow[] };
 
-export default function PlantingTimelineWidget({ config: props, route, authority, services, registry, language: lang }: WidgetProps) {
+export default function PlantingTimelineWidget(props: WidgetProps) {
+  // Data handed in (a form's preview of a plan not yet stored) is drawn as it is, read-only.
+  return props.data !== undefined ? <PreviewTimeline {...props} /> : <StoredPlanTimeline {...props} />;
+}
+
+/** A generator's preview reply (plan-items.ts previewOf) on the timeline: nothing to read, nothing to save. */
+function PreviewTimeline({ data, config, language }: WidgetProps) {
+  const texts = TIMELINE_TEXTS[language];
+  const drawn = useMemo(() => previewOf(data, todayDay()), [data]);
+  if (!drawn) return <p role="alert">{texts.loadFailed}</p>;
+  return <PlantingTimeline {...drawn} language={language} height={typeof config.height === 'number' ? config.height : 360} />;
+}
+
+function StoredPlanTimeline({ config: props, route, authority, services, registry, language: lang }: WidgetProps) {
   const { data: provider, access } = services;
   const language: TimelineLanguage = lang;
   const texts = TIMELINE_TEXTS[language];
