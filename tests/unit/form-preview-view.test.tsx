@@ -15,7 +15,7 @@ import { createDataProvider } from '../../runtime/app/data-provider.ts';
 import { createHttpClient } from '../../runtime/http/client.ts';
 import type { Language } from '../../runtime/i18n/languages.ts';
 import { folderSource } from '../../runtime/schema/folder-source.ts';
-import { buildRegistry, type SchemaRegistry, type SourceDocument } from '../../runtime/schema/registry.ts';
+import { buildRegistry, type SchemaRegistry } from '../../runtime/schema/registry.ts';
 import type { FormScreen } from '../../runtime/schema/screen.ts';
 import { ScreenFrame } from '../../runtime/screens/ScreenView.tsx';
 import type { ScreenHost } from '../../runtime/screens/host.ts';
@@ -38,7 +38,7 @@ beforeAll(async () => {
     }
     return { ...d, source: 'bundled' };
   });
-  registry = buildRegistry(docs as SourceDocument[]);
+  registry = buildRegistry(docs as Parameters<typeof buildRegistry>[0]);
 });
 afterEach(() => cleanup());
 
