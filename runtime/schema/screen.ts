@@ -650,6 +650,12 @@ export interface FormPreview {
   props?: Record<string, unknown>;
   /** Pause after the last change before the call; default 400 ms. */
   debounceMs?: number;
+  /**
+   * A property of the record that keeps what the widget hands back (WidgetProps.adjust, e.g.
+   * work items moved on the timeline): sent with every preview call and with the save, and
+   * cleared when a field of `requires` changes (the preview it adjusted is gone).
+   */
+  adjustments?: string;
 }
 
 export interface DetailScreen extends ScreenBase {

@@ -3,7 +3,10 @@
  * the fields it waits for are filled and valid, the form's values go to the preview
  * endpoint after a pause in typing, and the reply's data is drawn by a widget of the
  * manifest. The widget's chunk is fetched only when there is a reply to draw. A refusal is
- * the server's sentence in place of the drawing; the form itself is untouched.
+ * the server's sentence in place of the drawing; the form itself is untouched. With
+ * `adjustments`, the widget may change the preview (WidgetProps.adjust): the change is kept in
+ * that property of the form, sent with the next preview call and the save, and a refusal
+ * of it goes back to the widget (which shows it where the change was made).
  */
 import { Alert, Flex, Skeleton, Typography } from 'antd';
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
@@ -13,7 +16,7 @@ import type { FormPreview as PreviewSpec } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
 import type { ValueContext } from '../schema/values.ts';
 import { useServices } from '../services/context.ts';
-import { widgetFor } from '../widgets/api.ts';
+import { widgetFor, type WidgetAdjust } from '../widgets/api.ts';
 import { PREVIEW_DEBOUNCE_MS, previewBody } from './form-preview.ts';
 import { useScreenHost } from './host.ts';
 import { viewOf } from './widget-view.ts';
@@ -26,16 +29,27 @@ type State =
 
 export interface FormPreviewProps {
   preview: PreviewSpec;
-  /** The form's shown fields (what a save would send). */
+  /** What a save would send: the form's shown fields, and the preview's adjustments property. */
   fields: readonly string[];
   data: Record<string, unknown>;
   ctx: ValueContext;
-  /** The waited-for fields not yet ready (empty or invalid), with their titles. */
+  /** The fields the preview waits for. */
+  requires: readonly string[];
+  /** Those not yet ready (empty or invalid), with their titles. */
   unready: readonly { field: string; title: string }[];
+  /** Sets one value of the form (the preview's adjustments). */
+  setValue: (field: string, value: unknown) => void;
   lang: Lang;
 }
 
-export function FormPreview({ preview, fields, data, ctx, unready, lang }: FormPreviewProps) {
+/** A widget's change waiting for the reply that shows it (WidgetProps.adjust). */
+interface PendingChange {
+  resolve: () => void;
+  reject: (e: Error) => void;
+  previous: unknown;
+}
+
+export function FormPreview({ preview, fields, data, ctx, requires, unready, setValue, lang }: FormPreviewProps) {
   const { t } = useTranslation();
   const host = useScreenHost();
   const services = useServices();
@@ -44,6 +58,32 @@ export function FormPreview({ preview, fields, data, ctx, unready, lang }: FormP
   const [state, setState] = useState<State>({ state: 'waiting' });
   // Only the reply to the latest body counts; an older one arriving late is dropped.
   const latest = useRef(0);
+  const pending = useRef<PendingChange | null>(null);
+  const adjField = preview.adjustments;
+  const adjusted = adjField ? data[adjField] : undefined;
+
+  // Adjustments belong to the preview they were made on: another template or date drops them.
+  const basis = JSON.stringify(requires.map((f) => data[f] ?? null));
+  const lastBasis = useRef(basis);
+  useEffect(() => {
+    if (lastBasis.current === basis) return;
+    lastBasis.current = basis;
+    if (adjField && adjusted !== undefined) setValue(adjField, undefined);
+  }, [basis, adjField, adjusted, setValue]);
+
+  const adjust = useMemo(() => {
+    if (!adjField) return undefined;
+    return {
+      value: adjusted,
+      change: (next: unknown) =>
+        new Promise<void>((resolve, reject) => {
+          // A newer change supersedes one still waiting; the newer reply will show both.
+          pending.current?.resolve();
+          pending.current = { resolve, reject, previous: adjusted };
+          setValue(adjField, next);
+        }),
+    };
+  }, [adjField, adjusted, setValue]);
 
   // The endpoint is resolved against the form's values at the time of the call; a new
   // context alone (every keystroke makes one) is no reason to call again, a new body is.
@@ -61,18 +101,28 @@ export function FormPreview({ preview, fields, data, ctx, unready, lang }: FormP
       services.data
         .mutate({ registry: host.registry, source: source.current, body, quiet: true })
         .then((env) => {
-          if (call === latest.current) setState({ state: 'ready', data: env.data });
+          if (call !== latest.current) return;
+          setState({ state: 'ready', data: env.data });
+          pending.current?.resolve();
+          pending.current = null;
         })
         .catch((e: unknown) => {
           if (call !== latest.current) return;
-          if (isHttpError(e) && e.kind === 'business') {
-            const sentences = e.fieldErrors.map((f) => f.message);
-            setState({ state: 'refused', messages: sentences.length ? sentences : [e.serverMessage ?? e.message] });
-          } else setState({ state: 'refused', messages: [t('screens.callFailed')] });
+          const sentences = isHttpError(e) && e.kind === 'business' ? (e.fieldErrors.length ? e.fieldErrors.map((f) => f.message) : [e.serverMessage ?? e.message]) : [t('screens.callFailed')];
+          const change = pending.current;
+          if (change && adjField) {
+            // The widget's change was refused: the widget shows the sentence where the change was
+            // made, the value goes back, and the last accepted preview stays (asked again).
+            pending.current = null;
+            setValue(adjField, change.previous);
+            change.reject(new Error(sentences.join(' ')));
+            return;
+          }
+          setState({ state: 'refused', messages: sentences });
         });
     }, preview.debounceMs ?? PREVIEW_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [bodyKey, services.data, host.registry, preview.debounceMs, t]);
+  }, [bodyKey, services.data, host.registry, preview.debounceMs, t, adjField, setValue]);
 
   const title = preview.title ? textOf(preview.title, lang) : t('screens.form.preview.title');
   const shown = state.state === 'ready' ? state.data : state.state === 'loading' ? state.shown : undefined;
@@ -92,13 +142,13 @@ export function FormPreview({ preview, fields, data, ctx, unready, lang }: FormP
           </Typography.Text>
         ) : null}
         {state.state === 'refused' ? <Alert type="warning" showIcon role="alert" title={t('screens.form.preview.refused')} description={state.messages.join(' ')} /> : null}
-        {shown !== undefined ? <PreviewWidget name={preview.widget} props={preview.props} data={shown} lang={lang} /> : null}
+        {shown !== undefined ? <PreviewWidget name={preview.widget} props={preview.props} data={shown} adjust={adjust} lang={lang} /> : null}
       </Flex>
     </section>
   );
 }
 
-function PreviewWidget({ name, props, data, lang }: { name: string; props?: Record<string, unknown>; data: unknown; lang: Lang }) {
+function PreviewWidget({ name, props, data, adjust, lang }: { name: string; props?: Record<string, unknown>; data: unknown; adjust?: WidgetAdjust; lang: Lang }) {
   const { t } = useTranslation();
   const host = useScreenHost();
   const services = useServices();
@@ -107,7 +157,7 @@ function PreviewWidget({ name, props, data, lang }: { name: string; props?: Reco
   const Widget = viewOf(found.load);
   return (
     <Suspense fallback={<Skeleton active paragraph={{ rows: 4 }} />}>
-      <Widget config={props ?? {}} route={host.params} authority={host.authority} services={services} registry={host.registry} language={lang} data={data} />
+      <Widget config={props ?? {}} route={host.params} authority={host.authority} services={services} registry={host.registry} language={lang} data={data} adjust={adjust} />
     </Suspense>
   );
 }

@@ -31,6 +31,19 @@ export interface WidgetProps<C extends Record<string, unknown> = Record<string, 
    * widget given data draws it read-only and reads nothing itself.
    */
   data?: unknown;
+  /**
+   * Given with `data` when the host keeps what the widget changes in it (a form preview's
+   * `adjustments`): the current value, and `change` to replace it. `change` resolves once
+   * `data` reflects the new value (the host asked its server again), and rejects with an
+   * Error whose message is the server's sentence when refused, the value then taken back.
+   * Absent: the data is read-only.
+   */
+  adjust?: WidgetAdjust;
+}
+
+export interface WidgetAdjust {
+  value: unknown;
+  change(next: unknown): Promise<void>;
 }
 
 export type WidgetComponent = ComponentType<WidgetProps>;

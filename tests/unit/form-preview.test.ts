@@ -47,6 +47,7 @@ const makePlantPlanPreview: FormPreview = {
   endpoint: { path: GENERATE, method: 'POST' },
   body: { preview: { value: true } },
   requires: ['groupId', 'templateId', 'startOn'],
+  adjustments: 'adjustments',
 };
 
 describe('form preview: lint', () => {
@@ -77,6 +78,15 @@ describe('form preview: lint', () => {
     expect(problems).toEqual([
       ['/preview/body/cropId', expect.stringContaining('cropId'), 'error'],
       ['/preview/requires/1', '"sowingDay" is not a property of the form\'s record', 'error'],
+    ]);
+  });
+
+  it('refuses adjustments kept in no property of the record, or among the fields that clear them', async () => {
+    expect(await previewProblems({ ...makePlantPlanPreview, adjustments: 'moves' })).toEqual([
+      ['/preview/adjustments', '"moves" is not a property of the form\'s record, so the save could not carry it', 'error'],
+    ]);
+    expect(await previewProblems({ ...makePlantPlanPreview, adjustments: 'startOn' })).toEqual([
+      ['/preview/adjustments', 'is cleared when a field of requires changes, so it cannot be one of them', 'error'],
     ]);
   });
 });

@@ -18,7 +18,7 @@ import { isHttpError, type WidgetProps } from '../../runtime/widgets/api.ts';
 import { todayDay } from './dates.ts';
 import type { ItemId } from './edits.ts';
 import { PlantingTimeline } from './PlantingTimeline.tsx';
-import { PLAN_ITEMS, previewOf, rescheduleBody, timelineOf, type PlanItemRow } from './plan-items.ts';
+import { PLAN_ITEMS, previewOf, rescheduleBody, timelineOf, withAdjustment, type PlanItemRow } from './plan-items.ts';
 import { TIMELINE_TEXTS, type TimelineLanguage } from './texts.ts';
 
 const MAX_ITEMS = 500;
@@ -30,12 +30,21 @@ export default function PlantingTimelineWidget(props: WidgetProps) {
   return props.data !== undefined ? <PreviewTimeline {...props} /> : <StoredPlanTimeline {...props} />;
 }
 
-/** A generator's preview reply (plan-items.ts previewOf) on the timeline: nothing to read, nothing to save. */
-function PreviewTimeline({ data, config, language }: WidgetProps) {
+/**
+ * A generator's preview reply (plan-items.ts previewOf) on the timeline: nothing to read.
+ * With `adjust` (a form keeping adjustments), work items move and resize as on a stored plan;
+ * a move becomes an adjustment `{orderNumber, startOn, endOn}` handed to the form, which asks
+ * the server again, and a refusal comes back beside the bar. Without it, read-only.
+ */
+function PreviewTimeline({ data, config, language, adjust }: WidgetProps) {
   const texts = TIMELINE_TEXTS[language];
-  const drawn = useMemo(() => previewOf(data, todayDay()), [data]);
+  const drawn = useMemo(() => previewOf(data, todayDay(), !!adjust), [data, adjust]);
+  const onReschedule = useCallback(
+    (id: ItemId, startOn: string, endOn: string) => (adjust ? adjust.change(withAdjustment(adjust.value, Number(id), startOn, endOn)) : Promise.resolve()),
+    [adjust],
+  );
   if (!drawn) return <p role="alert">{texts.loadFailed}</p>;
-  return <PlantingTimeline {...drawn} language={language} height={typeof config.height === 'number' ? config.height : 360} />;
+  return <PlantingTimeline {...drawn} language={language} onReschedule={adjust ? onReschedule : undefined} height={typeof config.height === 'number' ? config.height : 360} />;
 }
 
 function StoredPlanTimeline({ config: props, route, authority, services, registry, language: lang }: WidgetProps) {

@@ -4,7 +4,7 @@ import { screenChecks } from '../screen-checks.ts';
 
 export const formRule: ScreenRule = {
   id: 'form',
-  description: 'Forms: routes carry the record id where a mode needs it; fields are properties of the record; trees, options, conditions, endpoints and actions check out; required properties are on the form; a preview names a registered widget, a served write endpoint and fields of the record.',
+  description: 'Forms: routes carry the record id where a mode needs it; fields are properties of the record; trees, options, conditions, endpoints and actions check out; required properties are on the form; a preview names a registered widget, a served write endpoint and fields of the record (its adjustments too).',
   check(ctx) {
     const { screen } = ctx;
     if (screen.kind !== 'form') return [];
@@ -85,4 +85,7 @@ function checkPreview(
   (preview.requires ?? []).forEach((f, i) => {
     if (model && !(f in model.record.properties)) add(`/preview/requires/${i}`, `"${f}" is not a property of the form's record`);
   });
+  if (preview.adjustments && model && !(preview.adjustments in model.record.properties))
+    add('/preview/adjustments', `"${preview.adjustments}" is not a property of the form's record, so the save could not carry it`);
+  if (preview.adjustments && preview.requires?.includes(preview.adjustments)) add('/preview/adjustments', 'is cleared when a field of requires changes, so it cannot be one of them');
 }
