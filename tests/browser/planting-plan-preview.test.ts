@@ -2,8 +2,9 @@
  * A form's live preview through the console and the real server: as `farm`, makePlantPlan of
  * a seeded growing group waits for a template and a start date, then draws the generator's
  * preview on the planting timeline (bars of the template's work items, nothing stored); a
- * start date outside the season is explained in place with the server's sentence; saving
- * lands on the new plan's detail.
+ * start date outside the season is explained in place with the server's sentence; a work
+ * item moved on the preview keeps its new dates; saving lands on the new plan's detail, whose
+ * items are the preview's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -40,7 +41,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 describe('plan preview as farm', () => {
-  it('previews the plan of a template and a date on the timeline, explains a date outside the season, and saves', async () => {
+  it('previews the plan of a template and a date on the timeline, explains a date outside the season, moves a work item, and saves', async () => {
     ({ context, page } = await newPage(browser));
     await page.goto('/login');
     await logIn(page, 'farm');
@@ -90,10 +91,18 @@ describe('plan preview as farm', () => {
     // Previewing stored nothing.
     expect((await api<{ total: number }>(`/api/farmPlantGroup/plans/page?groupId=${group.id}&pageSize=1`)).data.total).toBe(plansBefore);
 
+    // Adjust: the first work item one day later with the keyboard; the server answers the preview with it moved.
+    const moved = { ...work[0], startOn: addDays(work[0].startOn, 1), endOn: addDays(work[0].endOn, 1) };
+    await first.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await preview.getByRole('button', { name: new RegExp(`^${escape(moved.name)}，${moved.startOn} 至 ${moved.endOn}`) }).waitFor({ timeout: 15_000 });
+
     await form.getByRole('button', { name: '保存', exact: true }).click();
     await page.waitForURL(new RegExp(`/farmPlantGroup/FarmingPlanDetail2/${group.id}/\\d+$`), { timeout: 15_000 });
     const planId = Number(new URL(page.url()).pathname.split('/').pop());
     const stored = await api<{ rows: Item[] }>(`/api/farmPlantGroup/planItems/page?planId=${planId}&pageSize=500`);
-    expect(stored.data.rows.map((r) => [r.orderNumber, r.name, r.startOn, r.endOn]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(items.map((i) => [i.orderNumber, i.name, i.startOn, i.endOn]));
+    const expected = items.map((i) => (i.orderNumber === moved.orderNumber ? moved : i));
+    expect(stored.data.rows.map((r) => [r.orderNumber, r.name, r.startOn, r.endOn]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(expected.map((i) => [i.orderNumber, i.name, i.startOn, i.endOn]));
   });
 });

@@ -4,7 +4,9 @@
  * HTTP client and data provider: makePlantPlan waits for its template and start date, then
  * posts the form's values with `preview: true` once typing pauses, draws the reply's items on
  * the planting timeline (the widget loaded through the manifest), shows a refusal as the
- * server's sentence in place, and never stores anything (no call without `preview`). The
+ * server's sentence in place, and never stores anything (no call without `preview`) until
+ * saved. A work item moved on the preview is an adjustment sent with the next preview call
+ * and the save; a refused one comes back beside its bar and is taken back. The
  * test's document differs from the repository's in one place: `initial` also reads the
  * template and date from the query, so no date picker has to be driven in jsdom.
  */
@@ -42,8 +44,16 @@ beforeAll(async () => {
 });
 afterEach(() => cleanup());
 
-/** The generator's preview as the server answers it: items computed from the start date. */
-function generated(startOn: string) {
+/** The generator's preview as the server answers it: items computed from the start date, adjustments applied. */
+function generated(startOn: string, adjustments: { orderNumber: number; startOn: string; endOn: string }[] = []) {
+  const plan = template(startOn);
+  return { ...plan, items: plan.items.map((i) => ({ ...i, ...adjustments.find((a) => a.orderNumber === i.orderNumber) })) };
+}
+
+/** The server refuses moving Weeding (item 4), as it refuses a date outside the season. */
+const WEEDING_REFUSAL = 'The plan date 2026-09-01 is after the season ends (2026-08-31)';
+
+function template(startOn: string) {
   const add = (d: number) => new Date(Date.parse(`${startOn}T00:00:00Z`) + d * 86_400_000).toISOString().slice(0, 10);
   return {
     plan: { groupId: 4, templateId: 2, planType: 'seasonWork', name: `Season · ${startOn}`, startOn, reviewStatus: 'draft' },
@@ -76,7 +86,11 @@ function mount(query: Record<string, string>, opts: { language?: Language; refus
       calls.push({ method, path: url.pathname, body });
       await new Promise((r) => setTimeout(r, 0));
       if (opts.refuse?.()) return Response.json({ status: 40001, message: REFUSAL, data: { errors: [{ field: 'startOn', message: REFUSAL }] } }, { status: 400 });
-      return Response.json({ status: 200, message: 'ok', data: generated(String(body?.startOn)) });
+      const adjustments = (body?.adjustments ?? []) as { orderNumber: number; startOn: string; endOn: string }[];
+      const weeding = adjustments.findIndex((a) => a.orderNumber === 4);
+      if (weeding >= 0) return Response.json({ status: 40001, message: WEEDING_REFUSAL, data: { errors: [{ field: `adjustments/${weeding}/endOn`, message: WEEDING_REFUSAL }] } }, { status: 400 });
+      const reply = generated(String(body?.startOn), adjustments);
+      return Response.json({ status: 200, message: 'ok', data: body?.preview ? reply : { id: 77, groupId: 4, ...reply } });
     }
     if (url.pathname === '/api/farmPlantGroup/plans/templateOptions') return Response.json({ status: 200, message: 'ok', data: [{ value: 2, label: 'Season' }] });
     return h.transport.fetch(input, init);
@@ -113,13 +127,13 @@ describe('form preview (makePlantPlan)', { timeout: 120_000 }, () => {
     expect(calls).toEqual([]);
   });
 
-  it('posts the form’s values with preview: true and draws the reply’s items on the timeline, read-only', async () => {
+  it('posts the form’s values with preview: true and draws the reply’s items on the timeline', async () => {
     const calls = mount({ templateId: '2', startOn: '2026-04-01' });
     const irrigation = await dom.findByRole('button', { name: /^Irrigation, / }, { timeout: 20_000 });
     expect(calls).toEqual([{ method: 'POST', path: GENERATE, body: { groupId: 4, planTypeId: 3, templateId: 2, startOn: '2026-04-01', preview: true } }]);
     expect(irrigation.getAttribute('aria-label')).toBe('Irrigation, Apr 4, 2026 to Apr 6, 2026, 3 days, Not published');
-    // A preview is drawn, not edited: nothing is stored before the form is saved.
-    expect(irrigation.getAttribute('aria-disabled')).toBe('true');
+    // makePlantPlan keeps adjustments: work items of the preview can be moved.
+    expect(irrigation.getAttribute('aria-disabled')).toBeNull();
     expect(dom.getByRole('button', { name: /^Weeding, / })).toBeTruthy();
     const region = await previewRegion();
     expect(region.textContent).toContain('Growth stage Seedling, Apr 1, 2026 to Apr 30, 2026');
@@ -153,5 +167,33 @@ describe('form preview (makePlantPlan)', { timeout: 120_000 }, () => {
     fireEvent.change(dom.getByLabelText('Plan name'), { target: { value: 'Longer' } });
     await dom.findByRole('button', { name: /^Irrigation, / }, { timeout: 20_000 });
     expect(calls.length).toBe(3);
+  });
+
+  it('a work item moved on the preview is asked for again with the adjustment, and saved with it', async () => {
+    const calls = mount({ templateId: '2', startOn: '2026-04-01' });
+    const bar = await dom.findByRole('button', { name: /^Irrigation, / }, { timeout: 20_000 });
+    fireEvent.keyDown(bar, { key: 'ArrowRight' });
+    fireEvent.keyDown(bar, { key: 'Enter' });
+    await waitFor(() => expect(dom.getByRole('button', { name: /^Irrigation, / }).getAttribute('aria-label')).toBe('Irrigation, Apr 5, 2026 to Apr 7, 2026, 3 days, Not published'), { timeout: 20_000 });
+    expect(calls[1].body).toEqual({ groupId: 4, planTypeId: 3, templateId: 2, startOn: '2026-04-01', adjustments: [{ orderNumber: 3, startOn: '2026-04-05', endOn: '2026-04-07' }], preview: true });
+    fireEvent.click(dom.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.body && !('preview' in c.body))).toBe(true), { timeout: 20_000 });
+    expect(calls.find((c) => c.body && !('preview' in c.body))!.body).toEqual({ groupId: 4, planTypeId: 3, templateId: 2, startOn: '2026-04-01', adjustments: [{ orderNumber: 3, startOn: '2026-04-05', endOn: '2026-04-07' }] });
+  });
+
+  it('a refused move puts the bar back with the server’s sentence beside it, and the adjustment is taken back', async () => {
+    const calls = mount({ templateId: '2', startOn: '2026-04-01' });
+    const bar = await dom.findByRole('button', { name: /^Weeding, / }, { timeout: 20_000 });
+    fireEvent.keyDown(bar, { key: 'ArrowRight' });
+    fireEvent.keyDown(bar, { key: 'Enter' });
+    // Beside the bar (an alert) and announced (the timeline's live region).
+    const said = await dom.findAllByText(`Not saved: ${WEEDING_REFUSAL}`, {}, { timeout: 20_000 });
+    expect(said.some((e) => e.closest('[role="alert"]'))).toBe(true);
+    expect(dom.getByRole('button', { name: /^Weeding, / }).getAttribute('aria-label')).toBe('Weeding, Apr 11, 2026 to Apr 11, 2026, 1 day, Not published');
+    // Taken back: the preview is asked for again without it, and a save would not carry it.
+    await waitFor(() => expect(calls.length).toBe(3), { timeout: 20_000 });
+    expect(calls[2].body).not.toHaveProperty('adjustments');
+    // The drawing stayed: no refusal in place of the timeline.
+    expect(dom.queryByText('No preview for these values')).toBeNull();
   });
 });
