@@ -37,7 +37,7 @@ async function api<T = unknown>(url: string, body?: unknown): Promise<Envelope<T
 type Group = { id: number; name: string; status: string; plantedOn: string; seasonStart?: string; seasonEnd?: string };
 type Item = { orderNumber: number; itemType: string; name: string; startOn: string; endOn: string };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 describe('plan preview as farm', () => {
@@ -69,7 +69,7 @@ describe('plan preview as farm', () => {
     await expect.poll(() => preview.textContent()).toContain('后显示预览');
 
     await form.getByLabel('计划模板', { exact: true }).click();
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: new RegExp(`^${escape(template.label)}$`) }).first().click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: new RegExp(`^${escapeRegex(template.label)}$`) }).first().click();
 
     // A start date whose plan runs past the season's end: the server's sentence, in place.
     const late = addDays(group.seasonEnd!, -1);
@@ -84,7 +84,7 @@ describe('plan preview as farm', () => {
     await date.click();
     await date.fill(group.plantedOn);
     await date.press('Tab');
-    const first = preview.getByRole('button', { name: new RegExp(`^${escape(work[0].name)}，${work[0].startOn} 至 ${work[0].endOn}`) });
+    const first = preview.getByRole('button', { name: new RegExp(`^${escapeRegex(work[0].name)}，${work[0].startOn} 至 ${work[0].endOn}`) });
     await first.waitFor({ timeout: 15_000 });
     expect(await preview.getByRole('button', { name: /，共 \d+ 天，未发布$/ }).count()).toBeGreaterThan(0);
     expect(await preview.getByRole('alert').count()).toBe(0);
@@ -96,7 +96,7 @@ describe('plan preview as farm', () => {
     await first.focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Enter');
-    await preview.getByRole('button', { name: new RegExp(`^${escape(moved.name)}，${moved.startOn} 至 ${moved.endOn}`) }).waitFor({ timeout: 15_000 });
+    await preview.getByRole('button', { name: new RegExp(`^${escapeRegex(moved.name)}，${moved.startOn} 至 ${moved.endOn}`) }).waitFor({ timeout: 15_000 });
 
     await form.getByRole('button', { name: '保存', exact: true }).click();
     await page.waitForURL(new RegExp(`/farmPlantGroup/FarmingPlanDetail2/${group.id}/\\d+$`), { timeout: 15_000 });
