@@ -642,8 +642,8 @@ export interface FormPreview {
   body?: ParamMap;
   /** Fields that must be filled and valid before the call; default the record's required fields. */
   requires?: string[];
-  /** Heading of the preview. */
-  title?: I18nText;
+  /** Heading of the preview (what it shows). */
+  title: I18nText;
   /** A sentence under the heading (e.g. that nothing is stored before saving). */
   help?: I18nText;
   /** The widget's configuration (WidgetProps.config). */

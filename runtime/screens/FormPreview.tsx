@@ -124,7 +124,7 @@ export function FormPreview({ preview, fields, data, ctx, requires, unready, set
     return () => clearTimeout(timer);
   }, [bodyKey, services.data, host.registry, preview.debounceMs, t, adjField, setValue]);
 
-  const title = preview.title ? textOf(preview.title, lang) : t('screens.form.preview.title');
+  const title = textOf(preview.title, lang);
   const shown = state.state === 'ready' ? state.data : state.state === 'loading' ? state.shown : undefined;
   return (
     <section className="form-preview" aria-label={title} aria-busy={state.state === 'loading' || undefined} style={{ marginTop: 8 }}>
@@ -138,7 +138,7 @@ export function FormPreview({ preview, fields, data, ctx, requires, unready, set
         ) : null}
         {state.state === 'loading' ? (
           <Typography.Text type="secondary" role="status">
-            {t('screens.form.preview.updating')}
+            {t('screens.loading')}…
           </Typography.Text>
         ) : null}
         {state.state === 'refused' ? <Alert type="warning" showIcon role="alert" title={t('screens.form.preview.refused')} description={state.messages.join(' ')} /> : null}
@@ -153,7 +153,7 @@ function PreviewWidget({ name, props, data, adjust, lang }: { name: string; prop
   const host = useScreenHost();
   const services = useServices();
   const found = widgetFor(name);
-  if (found.state !== 'ready') return <Alert type="error" showIcon title={t('screens.form.preview.unavailable', { name })} />;
+  if (found.state !== 'ready') return <Alert type="error" showIcon title={t(found.state === 'missing' ? 'screens.widget.missingTitle' : 'screens.widget.unknownTitle', { name })} />;
   const Widget = viewOf(found.load);
   return (
     <Suspense fallback={<Skeleton active paragraph={{ rows: 4 }} />}>

@@ -48,6 +48,7 @@ const makePlantPlanPreview: FormPreview = {
   body: { preview: { value: true } },
   requires: ['groupId', 'templateId', 'startOn'],
   adjustments: 'adjustments',
+  title: { zh: '计划预览', en: 'Plan preview', es: 'Vista previa del plan' },
 };
 
 describe('form preview: lint', () => {
