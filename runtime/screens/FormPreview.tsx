@@ -68,6 +68,9 @@ export function FormPreview({ preview, fields, data, ctx, requires, unready, set
   useEffect(() => {
     if (lastBasis.current === basis) return;
     lastBasis.current = basis;
+    // A change still waiting is settled: its preview is gone, so no later refusal is its.
+    pending.current?.resolve();
+    pending.current = null;
     if (adjField && adjusted !== undefined) setValue(adjField, undefined);
   }, [basis, adjField, adjusted, setValue]);
 
