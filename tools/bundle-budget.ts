@@ -50,7 +50,7 @@ const kB = 1000;
  * what it would take. The routes after login load antd's frame (antd-frame.tsx) first.
  */
 export const ROUTE_BUDGETS: RouteBudget[] = [
-  { route: '/login', description: 'login form usable', loads: [], budget: 128 * kB, target: 150 * kB },
+  { route: '/login', description: 'login form usable', loads: [], budget: 132 * kB, target: 150 * kB },
   {
     route: 'first table',
     description: 'login, then a table screen with its menu icons',

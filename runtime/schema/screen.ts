@@ -622,6 +622,40 @@ export interface FormScreen extends ScreenBase {
   initial?: ParamMap;
   /** Extra actions in the form's footer, tested against the record. */
   actions?: Action[];
+  /** A live preview of what saving would make, drawn by a widget under the form (add and edit). */
+  preview?: FormPreview;
+}
+
+/**
+ * A form's live preview: while the fields of `requires` are filled and valid, the form's
+ * values (with `body` added) are sent to `endpoint` after a pause in typing, and the reply's
+ * data is handed to the manifest's widget `widget` (WidgetProps.data). A refusal of the
+ * call is shown in place as the server's sentence; the widget's chunk is loaded only once a
+ * preview is shown.
+ */
+export interface FormPreview {
+  /** A name of the widget manifest (runtime/schema/widget-names.ts). */
+  widget: string;
+  /** Called with the form's values as its body (POST, PUT or PATCH), e.g. a generator's dry run. */
+  endpoint: EndpointRef;
+  /** Values added to the form's values, e.g. `{ "preview": { "value": true } }`. */
+  body?: ParamMap;
+  /** Fields that must be filled and valid before the call; default the record's required fields. */
+  requires?: string[];
+  /** Heading of the preview (what it shows). */
+  title: I18nText;
+  /** A sentence under the heading (e.g. that nothing is stored before saving). */
+  help?: I18nText;
+  /** The widget's configuration (WidgetProps.config). */
+  props?: Record<string, unknown>;
+  /** Pause after the last change before the call; default 400 ms. */
+  debounceMs?: number;
+  /**
+   * A property of the record that keeps what the widget hands back (WidgetProps.adjust, e.g.
+   * work items moved on the timeline): sent with every preview call and with the save, and
+   * cleared when a field of `requires` changes (the preview it adjusted is gone).
+   */
+  adjustments?: string;
 }
 
 export interface DetailScreen extends ScreenBase {

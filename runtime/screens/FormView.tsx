@@ -26,6 +26,8 @@ import { ActionButtons, targetUrl } from './actions.tsx';
 import { notifyResourceChanged } from './data-events.ts';
 import { buildForm, conditionsKey, crossFieldErrors, enumeratedFields, formModel, mergeErrorSchemas, serverErrors, submitBody, typedInitial } from './form-schema.ts';
 import { formWidgets, SectionsTemplate, type FormContext } from './form-widgets.tsx';
+import { previewRequires, unreadyFields } from './form-preview.ts';
+import { FormPreview } from './FormPreview.tsx';
 import { useLang, useScreenHost } from './host.ts';
 import { useLeaveGuard } from './leave-guard.ts';
 import { useOptionsList } from './options.ts';
@@ -166,6 +168,20 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   );
   const shownErrors = useMemo(() => mergeErrorSchemas(extraErrors as Record<string, unknown> | undefined, liveErrors) as ErrorSchema | undefined, [extraErrors, liveErrors]);
 
+  // The preview waits for its fields to be filled and valid by the record schema (the form's own check).
+  const previewUnready = useMemo(() => {
+    if (!screen.preview || !model || !built || mode === 'show') return null;
+    const requires = previewRequires(screen.preview, model.record.required);
+    const { errorSchema } = validatorFor(lang).validateFormData(data, built.schema);
+    const props = (built.schema.properties ?? {}) as Record<string, { title?: string }>;
+    return unreadyFields(requires, data, errorSchema as Record<string, unknown>).map((field) => ({ field, title: props[field]?.title ?? field }));
+  }, [screen.preview, model, built, mode, data, lang]);
+
+  const setValue = useCallback((field: string, value: unknown) => setData((prev) => ({ ...prev, [field]: value })), []);
+  // A preview's adjustments travel with the shown fields (in the preview call and the save).
+  const adjustmentsField = screen.preview?.adjustments;
+  const previewFields = useMemo(() => (built && adjustmentsField ? [...built.fields, adjustmentsField] : (built?.fields ?? [])), [built, adjustmentsField]);
+
   const dirty = mode !== 'show' && JSON.stringify(data) !== baseline;
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
   const guard = useLeaveGuard(dirty);
@@ -201,7 +217,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const submit = async (formData: Data) => {
     // A broken cross-field rule is already shown on its field; the server would refuse it alike.
     if (crossFieldErrors(model, built.fields, formData, lang).length) return;
-    const body = submitBody(built.fields, formData, mode, loaded);
+    const body = submitBody(previewFields, formData, mode, loaded);
     const target: DataSource | null =
       mode === 'add'
         ? screen.endpoints?.create
@@ -271,6 +287,9 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         idPrefix={`f-${screen.id}`}
         translateString={(str, params) => (ROW_BUTTONS[str] ? t(ROW_BUTTONS[str]) : englishStringTranslator(str, params))}
       >
+        {screen.preview && previewUnready ? (
+          <FormPreview preview={screen.preview} fields={previewFields} data={data} ctx={ctx} requires={previewRequires(screen.preview, model.record.required)} unready={previewUnready} setValue={setValue} lang={lang} />
+        ) : null}
         {/* Sticky: save and cancel stay in reach at the bottom of a long form, in a drawer or a page. */}
         <Flex justify="space-between" wrap gap={8} className="form-footer" style={{ marginTop: 16, position: 'sticky', bottom: 0, zIndex: 3, padding: '12px 0', background: token.colorBgElevated, borderTop: `1px solid ${token.colorBorderSecondary}` }}>
           <ActionButtons actions={screen.actions} scope={{ ctx, resource: screen.resource, refresh: reload }} data={loaded ?? data} />

@@ -3,22 +3,10 @@ import { useTranslation } from 'react-i18next';
 import type { WidgetScreen } from '../schema/screen.ts';
 import { resolveParams } from '../schema/values.ts';
 import { useServices } from '../services/context.ts';
-import { widgetFor, type WidgetLoader, type WidgetProps } from '../widgets/api.ts';
+import { widgetFor } from '../widgets/api.ts';
 import { ScreenProblem } from './ErrorPanel.tsx';
 import { useLang, useScreenHost } from './host.ts';
-import { lazyView, type LazyView } from './lazy-view.ts';
-
-// One lazy component per loader, so a widget's chunk is fetched once and its state survives re-renders.
-const views = new WeakMap<WidgetLoader, LazyView<WidgetProps>>();
-
-function viewOf(load: WidgetLoader) {
-  let view = views.get(load);
-  if (!view) {
-    view = lazyView(() => load().then((m) => m.default));
-    views.set(load, view);
-  }
-  return view;
-}
+import { viewOf } from './widget-view.ts';
 
 export function WidgetHost({ screen }: { screen: WidgetScreen }) {
   const host = useScreenHost();

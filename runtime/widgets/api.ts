@@ -25,6 +25,25 @@ export interface WidgetProps<C extends Record<string, unknown> = Record<string, 
   registry: SchemaRegistry;
   /** The console's current language; the widget re-renders when it changes. */
   language: Lang;
+  /**
+   * Data handed to the widget directly instead of read by it: the reply of a form's preview
+   * call (a screen's `preview`, docs/schema-language.md). Absent on a widget screen. A
+   * widget given data draws it read-only and reads nothing itself.
+   */
+  data?: unknown;
+  /**
+   * Given with `data` when the host keeps what the widget changes in it (a form preview's
+   * `adjustments`): the current value, and `change` to replace it. `change` resolves once
+   * `data` reflects the new value (the host asked its server again), and rejects with an
+   * Error whose message is the server's sentence when refused, the value then taken back.
+   * Absent: the data is read-only.
+   */
+  adjust?: WidgetAdjust;
+}
+
+export interface WidgetAdjust {
+  value: unknown;
+  change(next: unknown): Promise<void>;
 }
 
 export type WidgetComponent = ComponentType<WidgetProps>;

@@ -17,6 +17,7 @@ import type { CreateContext, DeleteContext, HookContext, ResourceExtension, Tran
 import { invalidInput } from '../resources/validation.ts';
 import './messages.ts';
 import {
+  checkItemDates,
   checkAssignees,
   checkGroupDates,
   checkRecordOnOwnTask,
@@ -207,17 +208,10 @@ const plans: ResourceExtension = {
 
 // ——— planItems ————————————————————————————————————————————————————————————————
 
-/** An item's dates against its plan's group: the start not before planting nor the season, the end not after it. */
-function itemDateProblems(item: { startOn: string; endOn: string }, group: Group): Problem[] {
-  const start = checkGroupDates([{ startOn: item.startOn, endOn: item.startOn }], group, 'startOn').filter((p) => p.key !== 'planting.afterSeason');
-  const end = checkGroupDates([{ startOn: item.endOn, endOn: item.endOn }], group, 'endOn').filter((p) => p.key === 'planting.afterSeason');
-  return [...start, ...end];
-}
-
 async function checkItem(tx: Queryable, data: Data, farmId: number | null, lang: Lang): Promise<void> {
   const group = await groupOf(tx, 'planItems', data, farmId);
   if (!group || typeof data.startOn !== 'string' || typeof data.endOn !== 'string') return;
-  refuse(itemDateProblems({ startOn: data.startOn, endOn: data.endOn }, group.data), lang);
+  refuse(checkItemDates({ startOn: data.startOn, endOn: data.endOn }, group.data), lang);
 }
 
 const items: ResourceExtension = {

@@ -82,6 +82,16 @@ export const msg = defineMessages({
     en: 'The chosen template has no items',
     es: 'La plantilla elegida no tiene elementos',
   },
+  'planting.adjustNotWork': {
+    zh: '「{name}」不是农事作业：生育阶段和关键节点按模板推算，只能调整农事作业的日期',
+    en: '“{name}” is not a work item: stages and key nodes follow the template; only work items can be moved',
+    es: '«{name}» no es una labor: las fases y los hitos siguen la plantilla; solo se pueden mover las labores',
+  },
+  'planting.endBeforeStart': {
+    zh: '「{name}」的结束日期 {endOn} 早于开始日期 {startOn}',
+    en: 'The end of “{name}” ({endOn}) is before its start ({startOn})',
+    es: 'El fin de «{name}» ({endOn}) es anterior a su inicio ({startOn})',
+  },
   'planting.dueBeforeStart': {
     zh: '截止日期 {dueOn} 早于开始日期 {startOn}',
     en: 'The due date {dueOn} is before the start date {startOn}',

@@ -13,6 +13,7 @@ import { okObject, okPage } from '../admin/schemas.ts';
 import { today } from './dates.ts';
 import { PlantingRecords } from './records.ts';
 import {
+  applyAdjustments,
   checkAssignees,
   checkGroupDates,
   checkTaskDates,
@@ -65,6 +66,12 @@ export const plantingRoutes: FastifyPluginAsync = async (instance) => {
 
 function registerGenerate(app: TypedApp, store: PlantingRecords) {
   const plans = store.doc('plantPlans');
+  const adjustment = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['orderNumber', 'startOn', 'endOn'],
+    properties: { orderNumber: { type: 'integer', minimum: 1, maximum: 10000 }, startOn: date, endOn: date },
+  } as const;
   app.post(
     '/farmPlantGroup/plans/generate',
     {
@@ -72,13 +79,22 @@ function registerGenerate(app: TypedApp, store: PlantingRecords) {
       attachValidation: true,
       schema: {
         tags,
-        summary: 'Make a planting group’s plan from one of its farm’s plan templates and a start date (every date computed); preview answers the items without storing; planType (or planTypeId 1-4) checks the template’s kind',
+        summary: 'Make a planting group’s plan from one of its farm’s plan templates and a start date (every date computed), with optional adjustments (new dates of work items by order number, checked as a later edit of the item); preview answers the plan, its items, the group’s season and planting date without storing; planType (or planTypeId 1-4) checks the template’s kind',
         description: 'Needs the element code that creates plantPlans (farmPlantGroupList:add or an alias’s). A group or template outside the caller’s farm answers 40401.',
         body: {
           type: 'object',
           additionalProperties: false,
           required: ['groupId', 'templateId', 'startOn'],
-          properties: { groupId: id, templateId: id, startOn: date, name: text(64), planType: { type: 'string', enum: PLAN_TYPES }, planTypeId: { type: 'integer', minimum: 1, maximum: 4 }, preview: { type: 'boolean' } },
+          properties: {
+            groupId: id,
+            templateId: id,
+            startOn: date,
+            name: text(64),
+            planType: { type: 'string', enum: PLAN_TYPES },
+            planTypeId: { type: 'integer', minimum: 1, maximum: 4 },
+            preview: { type: 'boolean' },
+            adjustments: { type: 'array', maxItems: 1000, items: adjustment },
+          },
         },
         response: okObject(),
       },
@@ -93,12 +109,17 @@ function registerGenerate(app: TypedApp, store: PlantingRecords) {
       const template = await store.find<Template>(app.db, me, 'planTemplates', body.templateId);
       // A template of another farm (even one the caller could see) is not this group's.
       if (!template || template.farmId !== group.farmId) throw notFound();
-      const items = planItemsFromTemplate(template.data, body.startOn);
+      // Work items moved on the preview's timeline keep the user's dates, checked as a later edit of the item would be.
+      const adjustments = body.adjustments ?? [];
+      const { items, problems: adjustmentProblems } = applyAdjustments(planItemsFromTemplate(template.data, body.startOn), adjustments, group.data);
+      const asked = new Set(adjustments.map((a) => a.orderNumber));
       const problems = [
         ...refuseIfClosed(group.data),
         ...(body.planType ? checkTemplateKind(template.data, body.planType) : []),
         ...(items.length ? [] : [{ field: 'templateId', key: 'planting.templateEmpty', params: {} }]),
-        ...checkGroupDates(items, group.data, 'startOn'),
+        // The template's dates answer for the start date; an item asked to move answers for itself.
+        ...checkGroupDates(items.filter((i) => !asked.has(i.orderNumber)), group.data, 'startOn'),
+        ...adjustmentProblems,
       ];
       if (problems.length) refuse(problems, req.lang);
       const plan: PlanData = {
@@ -109,7 +130,8 @@ function registerGenerate(app: TypedApp, store: PlantingRecords) {
         startOn: body.startOn,
         reviewStatus: 'draft',
       };
-      if (body.preview) return ok({ plan, items });
+      // The group's season comes with a preview, so that a timeline draws the plan against it.
+      if (body.preview) return ok({ plan, items, season: { start: group.data.seasonStart ?? null, end: group.data.seasonEnd ?? null }, plantedOn: group.data.plantedOn });
       return ok(
         await app.db.transaction(async (tx) => {
           // Lock the group so that a concurrent close cannot slip between the check and the write.

@@ -107,6 +107,50 @@ export function checkGroupDates(dates: { startOn: string; endOn: string }[], gro
   return problems;
 }
 
+/**
+ * One item's dates against its group, as a later edit of the item is checked: the start not
+ * before planting nor the season, the end not after the season. `fields` name where each
+ * refusal goes (the item's own fields, or an adjustment's of a generated plan).
+ */
+export function checkItemDates(item: { startOn: string; endOn: string }, group: Group, fields = { startOn: 'startOn', endOn: 'endOn' }): Problem[] {
+  const start = checkGroupDates([{ startOn: item.startOn, endOn: item.startOn }], group, fields.startOn).filter((p) => p.key !== 'planting.afterSeason');
+  const end = checkGroupDates([{ startOn: item.endOn, endOn: item.endOn }], group, fields.endOn).filter((p) => p.key === 'planting.afterSeason');
+  return [...start, ...end];
+}
+
+/** New dates for one item of a plan being generated (moved on the preview's timeline before saving). */
+export interface Adjustment {
+  orderNumber: number;
+  startOn: string;
+  endOn: string;
+}
+
+/**
+ * The generated items with the adjustments applied, and the problems of the adjustments,
+ * each on its own entry (`adjustments/<i>/<field>`): an item number the plan does not have,
+ * an item that is not a work item (stages and key nodes follow the template), an end before
+ * the start, dates outside the season or before planting (the rules of a later edit, above).
+ * A later adjustment of the same item wins.
+ */
+export function applyAdjustments(items: readonly PlanItemDraft[], adjustments: readonly Adjustment[], group: Group): { items: PlanItemDraft[]; problems: Problem[] } {
+  const byNumber = new Map(items.map((i) => [i.orderNumber, i]));
+  const problems: Problem[] = [];
+  const dates = new Map<number, { startOn: string; endOn: string }>();
+  adjustments.forEach((a, i) => {
+    const at = (field: string) => `adjustments/${i}/${field}`;
+    const item = byNumber.get(a.orderNumber);
+    if (!item) problems.push({ field: at('orderNumber'), key: 'planting.itemMissing', params: { orderNumber: a.orderNumber } });
+    else if (item.itemType !== 'work') problems.push({ field: at('orderNumber'), key: 'planting.adjustNotWork', params: { name: item.name } });
+    else if (a.endOn < a.startOn) problems.push({ field: at('endOn'), key: 'planting.endBeforeStart', params: { name: item.name, endOn: a.endOn, startOn: a.startOn } });
+    else {
+      const wrong = checkItemDates(a, group, { startOn: at('startOn'), endOn: at('endOn') });
+      if (wrong.length) problems.push(...wrong);
+      else dates.set(a.orderNumber, { startOn: a.startOn, endOn: a.endOn });
+    }
+  });
+  return { items: items.map((i) => (dates.has(i.orderNumber) ? { ...i, ...dates.get(i.orderNumber) } : i)), problems };
+}
+
 /** A closed group refuses every change to itself and to what hangs on it (plans, items, tasks, records). */
 export function refuseIfClosed(group: Pick<Group, 'status'>, field = 'groupId'): Problem[] {
   return group.status === 'closed' ? [{ field, key: 'planting.groupClosed', params: {} }] : [];

@@ -103,6 +103,9 @@ describe.each(engines())('planting plans on $name', (engine) => {
     expect(r.status).toBe(200);
     expect(r.data.items).toEqual([{ orderNumber: 1, itemType: 'keyNode', name: '定植', startOn: group.plantedOn, endOn: group.plantedOn }]);
     expect(r.data.plan.id).toBeUndefined();
+    // The group's season and planting date come along, for a timeline to draw the plan against.
+    expect(r.data.season).toEqual({ start: group.seasonStart ?? null, end: group.seasonEnd ?? null });
+    expect(r.data.plantedOn).toBe(group.plantedOn);
     expect(await fingerprint(t.db)).toBe(before);
   });
 
@@ -116,6 +119,69 @@ describe.each(engines())('planting plans on $name', (engine) => {
     expect(late.data.errors).toEqual([{ field: 'startOn', message: expect.stringContaining(`晚于种植季结束日期 ${group.seasonEnd}`) }]);
     const es = await call(t, farm, 'POST', GENERATE, { groupId: group.id, templateId, startOn: group.plantedOn }, 'es');
     expect(es.data.errors[0].message).toContain('posterior al fin de la temporada');
+    expect(await fingerprint(t.db)).toBe(before);
+  });
+
+  it('keeps the dates of work items moved on the preview (adjustments), in the preview and in the stored plan', async () => {
+    const start = addDays(String(group.plantedOn), 1);
+    const templateId = await template(farm, {
+      name: '调整模板',
+      kind: 'pattern',
+      cropId,
+      stages: [{ name: '苗期', startDay: 0, days: 20 }],
+      workItems: [
+        { orderNumber: 1, name: '中耕', workTypeId, startDay: 3, days: 2 },
+        { orderNumber: 2, name: '追肥', workTypeId, startDay: 10, days: 1 },
+      ],
+    });
+    // Item 2 is 中耕 (after the stage); it moves two days later and grows by one day.
+    const adjustments = [{ orderNumber: 2, startOn: addDays(start, 5), endOn: addDays(start, 7) }];
+    const preview = await call(t, farm, 'POST', GENERATE, { groupId: group.id, templateId, startOn: start, preview: true, adjustments });
+    expect(preview.status, preview.raw.body).toBe(200);
+    expect(preview.data.items.map((i: Body) => [i.orderNumber, i.name, i.startOn, i.endOn])).toEqual([
+      [1, '苗期', start, addDays(start, 19)],
+      [2, '中耕', addDays(start, 5), addDays(start, 7)],
+      [3, '追肥', addDays(start, 10), addDays(start, 10)],
+    ]);
+    const saved = await call(t, farm, 'POST', GENERATE, { groupId: group.id, templateId, startOn: start, adjustments });
+    expect(saved.status, saved.raw.body).toBe(200);
+    const stored = await call(t, farm, 'GET', `/api/farmPlantGroup/planItems/page?planId=${saved.data.id}&sort=orderNumber`);
+    expect(stored.data.rows.map((row: Body) => [row.orderNumber, row.startOn, row.endOn])).toEqual(preview.data.items.map((i: Body) => [i.orderNumber, i.startOn, i.endOn]));
+  });
+
+  it('refuses an adjustment on its own entry, with the rules of a later edit, and stores nothing', async () => {
+    const start = String(group.plantedOn);
+    const templateId = await template(farm, {
+      name: '调整拒绝模板',
+      kind: 'pattern',
+      cropId,
+      stages: [{ name: '苗期', startDay: 0, days: 5 }],
+      workItems: [{ orderNumber: 1, name: '中耕', workTypeId, startDay: 2, days: 1 }],
+    });
+    const before = await fingerprint(t.db);
+    const refused = async (adjustment: Body, lang: 'zh' | 'en' = 'en') => {
+      const r = await call(t, farm, 'POST', GENERATE, { groupId: group.id, templateId, startOn: start, adjustments: [{ orderNumber: 2, startOn: addDays(start, 2), endOn: addDays(start, 2) }, adjustment] }, lang);
+      expect([r.http, r.status], r.raw.body).toEqual([400, 40001]);
+      return r.data.errors;
+    };
+    expect(await refused({ orderNumber: 2, startOn: addDays(start, -1), endOn: addDays(start, 1) })).toEqual([
+      { field: 'adjustments/1/startOn', message: `The plan date ${addDays(start, -1)} is before the group was planted (${start}); choose a later start date` },
+    ]);
+    expect(await refused({ orderNumber: 2, startOn: start, endOn: addDays(String(group.seasonEnd), 1) })).toEqual([
+      { field: 'adjustments/1/endOn', message: expect.stringContaining(`after the season ends (${group.seasonEnd})`) },
+    ]);
+    expect(await refused({ orderNumber: 2, startOn: addDays(start, 3), endOn: addDays(start, 2) })).toEqual([
+      { field: 'adjustments/1/endOn', message: `The end of “中耕” (${addDays(start, 2)}) is before its start (${addDays(start, 3)})` },
+    ]);
+    expect(await refused({ orderNumber: 1, startOn: addDays(start, 1), endOn: addDays(start, 3) })).toEqual([
+      { field: 'adjustments/1/orderNumber', message: '“苗期” is not a work item: stages and key nodes follow the template; only work items can be moved' },
+    ]);
+    expect(await refused({ orderNumber: 9, startOn: start, endOn: start }, 'zh')).toEqual([{ field: 'adjustments/1/orderNumber', message: '该计划没有序号为 9 的条目' }]);
+    // A preview refuses alike (the timeline shows the sentence beside the moved bar).
+    const preview = await call(t, farm, 'POST', GENERATE, { groupId: group.id, templateId, startOn: start, preview: true, adjustments: [{ orderNumber: 2, startOn: start, endOn: addDays(String(group.seasonEnd), 3) }] }, 'en');
+    expect(preview.data.errors).toEqual([{ field: 'adjustments/0/endOn', message: expect.stringContaining('after the season ends') }]);
+    const malformed = await call(t, farm, 'POST', GENERATE, { groupId: group.id, templateId, startOn: start, adjustments: [{ orderNumber: 2, startOn: 'soon' }] }, 'en');
+    expect(malformed.status).toBe(40001);
     expect(await fingerprint(t.db)).toBe(before);
   });
 

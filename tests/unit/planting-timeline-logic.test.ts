@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayOf, isoOf, weekdayOf } from '../../widgets/planting-timeline/dates.ts';
 import { editsReducer, isChange, NO_EDITS, shownSpan } from '../../widgets/planting-timeline/edits.ts';
-import { rescheduleBody, statusOf, timelineOf, type PlanItemRow } from '../../widgets/planting-timeline/plan-items.ts';
+import { previewOf, rescheduleBody, statusOf, timelineOf, withAdjustment, type PlanItemRow } from '../../widgets/planting-timeline/plan-items.ts';
 import { applyDelta, keyIntent } from '../../widgets/planting-timeline/reschedule.ts';
 import { dayToX, makeScale, PX_PER_DAY, pxToDays, spanToX, ticksOf, xToDay, xToDayBoundary, ZOOMS } from '../../widgets/planting-timeline/scale.ts';
 import { formatDay, TIMELINE_TEXTS } from '../../widgets/planting-timeline/texts.ts';
@@ -166,5 +166,36 @@ describe('texts', () => {
     expect(formatDay(day, 'en')).toBe('Mar 5, 2026');
     expect(formatDay(day, 'es')).toMatch(/^5 mar 2026$/);
     expect(TIMELINE_TEXTS.es.bar({ name: 'Riego', start: 'a', end: 'b', days: 1, status: TIMELINE_TEXTS.es.status.overdue })).toBe('Riego, del a al b, 1 día, Atrasada');
+  });
+});
+
+describe('preview reply on the timeline', () => {
+  const reply = {
+    plan: { name: 'p' },
+    items: [
+      { orderNumber: 1, itemType: 'stage', name: 'Seedling', startOn: '2026-04-01', endOn: '2026-04-30' },
+      { orderNumber: 2, itemType: 'work', name: 'Irrigation', startOn: '2020-01-01', endOn: '2020-01-02' },
+    ],
+    season: { start: '2026-03-01', end: '2026-08-31' },
+  };
+
+  it('draws every item as planned, locked unless the host keeps adjustments, against the season given', () => {
+    const today = dayOf('2026-05-01');
+    const locked = previewOf(reply, today)!;
+    expect(locked.season).toEqual({ start: '2026-03-01', end: '2026-08-31' });
+    expect(locked.stages.map((s) => s.id)).toEqual([1]);
+    expect(locked.tasks).toEqual([{ id: 2, name: 'Irrigation', startOn: '2020-01-01', endOn: '2020-01-02', status: 'planned', locked: true }]);
+    expect(previewOf(reply, today, true)!.tasks[0].locked).toBe(false);
+    expect(previewOf({ items: [{ orderNumber: 1 }] }, today)).toBeNull();
+    expect(previewOf(null, today)).toBeNull();
+  });
+
+  it('an adjustment replaces an earlier move of the same item, in item order', () => {
+    const once = withAdjustment(undefined, 5, '2026-05-01', '2026-05-02');
+    const twice = withAdjustment([...once, { orderNumber: 2, startOn: '2026-04-01', endOn: '2026-04-01' }], 5, '2026-05-03', '2026-05-04');
+    expect(twice).toEqual([
+      { orderNumber: 2, startOn: '2026-04-01', endOn: '2026-04-01' },
+      { orderNumber: 5, startOn: '2026-05-03', endOn: '2026-05-04' },
+    ]);
   });
 });

@@ -5,6 +5,9 @@
  * The console loads this module lazily (widgets/manifest.ts); its default export is the
  * widget component.
  *
+ * Given `data` (a form's preview, WidgetProps.data), it draws the generator's preview reply
+ * instead: the items of a plan not yet stored, read-only (plan-items.ts previewOf).
+ *
  * Screen props: planId?, seasonStart?, seasonEnd? (the planting group's season), height?,
  * editElement? (the element code that allows rescheduling; ":edit" resolves against the
  * screen's menu code). Without editElement, or without that code, the timeline is read-only:
@@ -15,14 +18,36 @@ import { isHttpError, type WidgetProps } from '../../runtime/widgets/api.ts';
 import { todayDay } from './dates.ts';
 import type { ItemId } from './edits.ts';
 import { PlantingTimeline } from './PlantingTimeline.tsx';
-import { PLAN_ITEMS, rescheduleBody, timelineOf, type PlanItemRow } from './plan-items.ts';
+import { PLAN_ITEMS, previewOf, rescheduleBody, timelineOf, withAdjustment, type PlanItemRow } from './plan-items.ts';
 import { TIMELINE_TEXTS, type TimelineLanguage } from './texts.ts';
 
 const MAX_ITEMS = 500;
 
 type Load = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; rows: PlanItemRow[] };
 
-export default function PlantingTimelineWidget({ config: props, route, authority, services, registry, language: lang }: WidgetProps) {
+export default function PlantingTimelineWidget(props: WidgetProps) {
+  // Data handed in (a form's preview of a plan not yet stored) is drawn as it is, read-only.
+  return props.data !== undefined ? <PreviewTimeline {...props} /> : <StoredPlanTimeline {...props} />;
+}
+
+/**
+ * A generator's preview reply (plan-items.ts previewOf) on the timeline: nothing to read.
+ * With `adjust` (a form keeping adjustments), work items move and resize as on a stored plan;
+ * a move becomes an adjustment `{orderNumber, startOn, endOn}` handed to the form, which asks
+ * the server again, and a refusal comes back beside the bar. Without it, read-only.
+ */
+function PreviewTimeline({ data, config, language, adjust }: WidgetProps) {
+  const texts = TIMELINE_TEXTS[language];
+  const drawn = useMemo(() => previewOf(data, todayDay(), !!adjust), [data, adjust]);
+  const onReschedule = useCallback(
+    (id: ItemId, startOn: string, endOn: string) => (adjust ? adjust.change(withAdjustment(adjust.value, Number(id), startOn, endOn)) : Promise.resolve()),
+    [adjust],
+  );
+  if (!drawn) return <p role="alert">{texts.loadFailed}</p>;
+  return <PlantingTimeline {...drawn} language={language} onReschedule={adjust ? onReschedule : undefined} height={typeof config.height === 'number' ? config.height : 360} />;
+}
+
+function StoredPlanTimeline({ config: props, route, authority, services, registry, language: lang }: WidgetProps) {
   const { data: provider, access } = services;
   const language: TimelineLanguage = lang;
   const texts = TIMELINE_TEXTS[language];

@@ -70,6 +70,45 @@ export function timelineOf(rows: readonly PlanItemRow[], today: number, season?:
   return { stages, keyNodes, tasks, season: { start: season?.start ?? isoOf(first), end: season?.end ?? isoOf(last) } };
 }
 
+/**
+ * A plan not yet stored, as the generator's preview answers it (POST
+ * /api/farmPlantGroup/plans/generate with `preview: true`): `{plan, items, season?}`, the
+ * items without ids. Each item is keyed by its order number and drawn as planned (nothing
+ * is published yet, and a date already past is no task overdue); work items are locked
+ * unless `movable` (the host keeps adjustments). Null when `data` is not such a reply.
+ */
+export function previewOf(data: unknown, today: number, movable = false): TimelineData | null {
+  if (!data || typeof data !== 'object' || !Array.isArray((data as { items?: unknown }).items)) return null;
+  const reply = data as { items: unknown[]; season?: { start?: unknown; end?: unknown } };
+  const rows: PlanItemRow[] = [];
+  for (const raw of reply.items) {
+    const i = raw as Partial<PlanItemRow>;
+    if (typeof i?.orderNumber !== 'number' || typeof i.startOn !== 'string' || typeof i.endOn !== 'string' || typeof i.name !== 'string') return null;
+    if (i.itemType !== 'stage' && i.itemType !== 'keyNode' && i.itemType !== 'work') return null;
+    rows.push({ id: i.orderNumber, version: 0, planId: 0, orderNumber: i.orderNumber, itemType: i.itemType, name: i.name, startOn: i.startOn, endOn: i.endOn });
+  }
+  const season = { start: isoOrUndefined(reply.season?.start), end: isoOrUndefined(reply.season?.end) };
+  const drawn = timelineOf(rows, today, season);
+  return { ...drawn, tasks: drawn.tasks.map((t) => ({ ...t, status: 'planned', locked: !movable })) };
+}
+
+/** An adjustment of the generator (`{orderNumber, startOn, endOn}`) for one work item moved on the preview. */
+export interface PlanAdjustment {
+  orderNumber: number;
+  startOn: IsoDate;
+  endOn: IsoDate;
+}
+
+/** The adjustments with one item's new dates, replacing an earlier move of the same item. */
+export function withAdjustment(current: unknown, orderNumber: number, startOn: IsoDate, endOn: IsoDate): PlanAdjustment[] {
+  const list = Array.isArray(current) ? (current as PlanAdjustment[]).filter((a) => a && a.orderNumber !== orderNumber) : [];
+  return [...list, { orderNumber, startOn, endOn }].sort((a, b) => a.orderNumber - b.orderNumber);
+}
+
+function isoOrUndefined(value: unknown): IsoDate | undefined {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+}
+
 /** The engine's update replaces the whole record and checks the version it was read at. */
 export function rescheduleBody(row: PlanItemRow, startOn: IsoDate, endOn: IsoDate): PlanItemRow {
   return { ...row, startOn, endOn };

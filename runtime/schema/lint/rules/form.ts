@@ -1,16 +1,16 @@
-import { routeParams } from '../../screen.ts';
-import { collector, type Resource, type ScreenRule } from '../context.ts';
+import { isResourceEndpoint, routeParams, type EndpointRef, type FormPreview, type ParamMap } from '../../screen.ts';
+import { collector, type AddProblem, type Resource, type ScreenRule } from '../context.ts';
 import { screenChecks } from '../screen-checks.ts';
 
 export const formRule: ScreenRule = {
   id: 'form',
-  description: 'Forms: routes carry the record id where a mode needs it; fields are properties of the record; trees, options, conditions, endpoints and actions check out; required properties are on the form.',
+  description: 'Forms: routes carry the record id where a mode needs it; fields are properties of the record; trees, options, conditions, endpoints and actions check out; required properties are on the form; a preview names a registered widget, a served write endpoint and fields of the record (its adjustments too).',
   check(ctx) {
     const { screen } = ctx;
     if (screen.kind !== 'form') return [];
     const { routes, resource, file } = ctx;
     const { problems, add } = collector(file);
-    const { checkCondition, checkNavigate, checkEndpoint, checkOptions, checkActions } = screenChecks(ctx, add);
+    const { checkCondition, checkNavigate, checkEndpoint, checkOptions, checkActions, checkRefs } = screenChecks(ctx, add);
     const modeParam = screen.modeParam ?? 'operate';
     const idParam = screen.idParam ?? 'id';
     routes.forEach((r, i) => {
@@ -60,6 +60,32 @@ export const formRule: ScreenRule = {
     for (const [k, e] of Object.entries(screen.endpoints ?? {})) if (e) checkEndpoint(e, `/endpoints/${k}`, 'record', model, model);
     if (screen.afterSubmit && typeof screen.afterSubmit === 'object') checkNavigate(screen.afterSubmit, '/afterSubmit', 'record', undefined, model);
     checkActions(screen.actions, '/actions', 'record', undefined, model);
+    if (screen.preview) checkPreview(screen.preview, ctx.widgets, model, add, (e, at) => checkEndpoint(e, at, 'record', model, model), (m, at) => checkRefs(m, at, 'record', model, model));
     return problems;
   },
 };
+
+/**
+ * A form's preview: its widget is one of the manifest, its endpoint is served and takes a
+ * body (the form's values), and the fields it waits for are properties of the record.
+ */
+function checkPreview(
+  preview: FormPreview,
+  widgets: ReadonlySet<string>,
+  model: Resource | undefined,
+  add: AddProblem,
+  checkEndpoint: (e: EndpointRef, at: string) => void,
+  checkRefs: (m: ParamMap | undefined, at: string) => void,
+) {
+  if (!widgets.has(preview.widget)) add('/preview/widget', `"${preview.widget}" is not a registered widget (registered: ${[...widgets].join(', ')})`);
+  checkEndpoint(preview.endpoint, '/preview/endpoint');
+  const method = isResourceEndpoint(preview.endpoint) ? (preview.endpoint.operation === 'create' ? 'POST' : preview.endpoint.operation === 'update' ? 'PUT' : 'GET') : (preview.endpoint.method ?? 'GET');
+  if (method === 'GET' || method === 'DELETE') add('/preview/endpoint', `a preview sends the form's values as a body; ${method} takes none`);
+  checkRefs(preview.body, '/preview/body');
+  (preview.requires ?? []).forEach((f, i) => {
+    if (model && !(f in model.record.properties)) add(`/preview/requires/${i}`, `"${f}" is not a property of the form's record`);
+  });
+  if (preview.adjustments && model && !(preview.adjustments in model.record.properties))
+    add('/preview/adjustments', `"${preview.adjustments}" is not a property of the form's record, so the save could not carry it`);
+  if (preview.adjustments && preview.requires?.includes(preview.adjustments)) add('/preview/adjustments', 'is cleared when a field of requires changes, so it cannot be one of them');
+}
