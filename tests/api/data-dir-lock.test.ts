@@ -4,10 +4,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../server/db/data-dir-lock.ts';
+import { openPglite } from '../../server/db/pglite.ts';
+import { seededImage } from '../support/engines.ts';
 
 /**
  * Issue 11 item 3: one server per embedded data folder. Real server processes
  * (node --import tsx server/main.ts: one process, so that kill -9 kills the server itself) on a temporary DATA_DIR; no console build is needed (DIST_DIR is empty).
+ * The folders hold the tests' seeded image already: a server's first start would otherwise
+ * migrate and seed the demo farm, which is not what these tests are about and costs a minute.
  */
 interface Server {
   child: ChildProcess;
@@ -50,13 +54,20 @@ describe('one server per data folder', () => {
     dirs.push(dir);
     return dir;
   };
+  /** A data folder holding the migrated, seeded demo database (what a server left behind). */
+  const seededDir = async () => {
+    const dir = tempDir();
+    const db = await openPglite(dir, await seededImage());
+    await db.close();
+    return dir;
+  };
   afterAll(() => {
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses a second server on the same DATA_DIR with a clear message, and releases the folder on exit', async () => {
-    const dir = tempDir();
+    const dir = await seededDir();
     const first = startServer(dir);
     const port = await first.listening;
     expect((await fetch(`http://127.0.0.1:${port}/api/openapi.json`)).status).toBe(200);
@@ -76,7 +87,7 @@ describe('one server per data folder', () => {
   }, 180_000);
 
   it('takes over the lock a crashed server left behind', async () => {
-    const dir = tempDir();
+    const dir = await seededDir();
     const first = startServer(dir);
     await first.listening;
     const crashedPid = lockOwner(dir).pid;

@@ -41,7 +41,7 @@ function seedInputsKey(): string {
  * so a change to a migration, the seed or a resource (or a new day) makes a new one.
  */
 let seededPgliteImage: Promise<Blob> | undefined;
-function seededImage(): Promise<Blob> {
+export function seededImage(): Promise<Blob> {
   seededPgliteImage ??= (async () => {
     const file = join(tmpdir(), `farm-seeded-pglite-${seedInputsKey()}.tar`);
     if (existsSync(file)) return new Blob([readFileSync(file)]);
