@@ -22,7 +22,7 @@ afterEach(async (ctx) => {
   if (process.env.SHOTS && ctx.task.result?.state === 'fail') {
     for (const [i, c] of contexts.entries()) for (const p of c.pages()) {
       await p.screenshot({ path: `${process.env.SHOTS}/${ctx.task.name.slice(0, 20)}-${i}.png` });
-      console.log(await p.locator('main').ariaSnapshot().catch(() => ''));
+      console.log(await p.locator('.ant-drawer, main').last().ariaSnapshot().catch(() => ''));
     }
   }
 });
@@ -92,7 +92,10 @@ async function pickDate(scope: Locator, label: string, date: string): Promise<vo
 /** The visible instance of a screen (the console keeps other tabs' screens alive, hidden). */
 const screen = (page: Page, id: string) => page.locator(`[data-screen="${id}"]:visible`).first();
 const rowOf = (scope: Locator, text: string | RegExp) => scope.locator('table.sg-table tbody tr').filter({ hasText: text }).first();
-const button = (scope: Locator | Page, name: string) => scope.getByRole('button', { name, exact: true }).or(scope.getByRole('button', { name: name.split('').join(' '), exact: true })).first();
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A button by its words, after its icon's name if it has one; antd spaces two-character labels («保 存»). */
+const button = (scope: Locator | Page, name: string) =>
+  scope.getByRole('button', { name: new RegExp(`(^|\\s)(${escape(name)}|${escape(name.split('').join(' '))})$`) }).first();
 
 /** Confirms the open confirmation dialog (antd spaces two-character labels: «确 定»). */
 async function confirm(page: Page): Promise<void> {
@@ -126,7 +129,7 @@ describe('a planting season through the console', () => {
     const opened = await openShell(browser, { user: 'farm', path: '/farmPlantGroup/list' });
     contexts.push(opened.context);
     farm = opened.page;
-    await rowOf(screen(farm, 'plantGroupList'), /东岗水稻/).waitFor();
+    await screen(farm, 'plantGroupList').locator('table.sg-table tbody tr[data-row-key]').first().waitFor();
     await button(screen(farm, 'plantGroupList'), '新建种植群组').click();
     await farm.waitForURL('**/farmPlantGroup/addPlantGroup');
     const form = screen(farm, 'plantGroupAdd');
@@ -204,5 +207,50 @@ describe('a planting season through the console', () => {
     expect(await farmApi<Item>(`/api/farmPlantGroup/planItems/${first.id}`)).toMatchObject({ startOn: first.startOn, endOn: first.endOn, version: first.version });
     await refusal.getByRole('button', { name: '关闭' }).click();
     await refusal.waitFor({ state: 'detached' });
+  });
+
+  it('farm: publishes a task from the plan, records it (workers, hours, a material) and sees plan against record', async () => {
+    await farm.getByRole('tab', { name: '计划详情' }).click();
+    const item = items.find((i) => i.name === '定植浇定根水')!;
+    await rowOf(screen(farm, 'farmingPlanPage'), '定植浇定根水').getByRole('button', { name: '发布任务' }).click();
+    await farm.waitForURL(`**/farmPlantGroup/publistFarmingTask/${groupId}/${plan.id}/${item.orderNumber}`);
+    const publish = screen(farm, 'publishFarmingTask');
+    await choose(farm, publish, '执行人', '张伟');
+    await closeDropdown(farm);
+    await publish.getByLabel('备注').fill('定植当天浇透');
+    await button(publish, '保存').click();
+    await farm.waitForURL(`**/farmPlantGroup/FarmingPlanDetail2/${groupId}/${plan.id}`);
+    const tasks = (await farmApi<{ rows: Task[] }>(`/api/farmPlantGroup/tasks/page?planId=${plan.id}`)).rows;
+    expect(tasks).toHaveLength(1);
+    const [task] = tasks;
+    expect(task).toMatchObject({ planItemId: item.id, title: '定植浇定根水', status: 'published' });
+
+    // The group's page lists the task; «计划与记录» opens the comparison, nothing recorded yet.
+    await farm.getByTestId('tab-strip').getByText('种植群组管理').click();
+    const management = screen(farm, 'plantGroupManagement');
+    await rowOf(management, '定植浇定根水').getByRole('button', { name: '计划与记录' }).click();
+    await farm.waitForURL(`**/farmPlantGroup/planAndRecord/${groupId}/${plan.id}/${item.orderNumber}/${task.id}`);
+    const comparison = screen(farm, 'planAndRecord');
+    await comparison.getByText(`尚未记录，计划 ${PLANTED} 至 ${PLANTED}`).waitFor();
+
+    // Record the work from there: the drawer's form, a material the plan did not list.
+    await button(comparison, '记录农事').click();
+    const drawer = farm.getByRole('dialog', { name: '新增农事记录' });
+    await pickDate(drawer, '作业日期', PLANTED);
+    await drawer.getByLabel('作业人员').fill('张伟、吴刚');
+    await drawer.getByLabel('工时（小时）').fill('3.5');
+    await button(drawer, '添加一行').click();
+    await drawer.getByLabel('名称', { exact: true }).fill('生根剂');
+    await drawer.getByLabel('数量', { exact: true }).fill('2');
+    await drawer.getByLabel('单位', { exact: true }).fill('公斤');
+    await button(drawer, '保存').click();
+    await drawer.waitFor({ state: 'detached' });
+
+    const records = (await farmApi<{ rows: FarmRecord[] }>(`/api/farmPlantGroup/records/page?taskId=${task.id}`)).rows;
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ taskId: task.id, workerNames: '张伟、吴刚', hours: 3.5, materials: [{ name: '生根剂', quantity: 2, unit: '公斤' }] });
+    // The comparison reads again: done on the planned day, with a material beyond the plan.
+    await comparison.getByText('按计划完成 计划外用料：生根剂').waitFor();
+    await rowOf(comparison, '张伟、吴刚').waitFor();
   });
 });
