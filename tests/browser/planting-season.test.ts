@@ -18,6 +18,7 @@ const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   browser = await launchBrowser();
 });
+// SHOTS=<folder>: a failed step leaves a screenshot of each page there and its accessibility tree in the log.
 afterEach(async (ctx) => {
   if (process.env.SHOTS && ctx.task.result?.state === 'fail') {
     for (const [i, c] of contexts.entries()) for (const p of c.pages()) {
@@ -253,4 +254,61 @@ describe('a planting season through the console', () => {
     await comparison.getByText('按计划完成 计划外用料：生根剂').waitFor();
     await rowOf(comparison, '张伟、吴刚').waitFor();
   });
+
+  it('center: rejects the submitted plan with a reason; the farm sees it and submits again; the center approves', async () => {
+    // The farm submits the plan from its detail.
+    await farm.goto(`/farmPlantGroup/FarmingPlanDetail2/${groupId}/${plan.id}`);
+    await submitPlan();
+    expect((await farmApi<Plan>(`/api/farmPlantGroup/plans/${plan.id}`)).reviewStatus).toBe('submitted');
+
+    const opened = await openShell(browser, { user: 'center', path: '/examineFactory/plantAdmin' });
+    contexts.push(opened.context);
+    center = opened.page;
+    const review = screen(center, 'plantAdminReview');
+    const row = rowOf(review, plan.name);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('待审核');
+    await rowAction(center, row, '驳回');
+    const dialog = center.locator('.ant-modal:visible').last();
+    // A reason is required: confirming without one keeps the dialog open.
+    await button(dialog, '确定').click();
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByLabel('驳回原因').fill('分批采收与种植季结束同日，请留出拉秧清园的时间');
+    await button(dialog, '确定').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await farmApi<Plan>(`/api/farmPlantGroup/plans/${plan.id}`)).reviewStatus).toBe('rejected');
+    expect((await farmApi<Plan>(`/api/farmPlantGroup/plans/${plan.id}`)).rejectReason).toBe('分批采收与种植季结束同日，请留出拉秧清园的时间');
+    await expect.poll(() => row.textContent()).toContain('已驳回');
+
+    // The farm reads the reason on its plan and submits it again.
+    await farm.reload();
+    await screen(farm, 'farmingPlanPage').getByText('分批采收与种植季结束同日，请留出拉秧清园的时间').waitFor();
+    await submitPlan();
+    expect((await farmApi<Plan>(`/api/farmPlantGroup/plans/${plan.id}`)).reviewStatus).toBe('submitted');
+
+    // The center's list reads again and approves it.
+    await button(review, '刷新').click();
+    await expect.poll(() => row.textContent()).toContain('待审核');
+    await rowAction(center, row, '审核通过');
+    await confirm(center);
+    await expect.poll(async () => (await farmApi<Plan>(`/api/farmPlantGroup/plans/${plan.id}`)).reviewStatus).toBe('approved');
+    await expect.poll(() => row.textContent()).toContain('已通过');
+  });
 });
+
+/** «提交审核» on the plan's detail, confirmed; waits until the detail shows it submitted. */
+async function submitPlan(): Promise<void> {
+  const detail = screen(farm, 'farmingPlanPage');
+  await button(detail, '提交审核').click();
+  await confirm(farm);
+  await detail.getByText('待审核').first().waitFor();
+}
+
+/** A row's action: a button of the row, or an entry of its «更多» menu. */
+async function rowAction(page: Page, row: Locator, label: string): Promise<void> {
+  const direct = button(row, label);
+  if (await direct.isVisible()) return direct.click();
+  await row.getByTestId('more-actions').click();
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: label }).click();
+}
+
