@@ -73,7 +73,7 @@ async function choose(page: Page, scope: Locator, label: string, option: string)
 }
 async function closeDropdown(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'detached' }).catch(() => undefined);
+  await expect.poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()).toBe(0);
 }
 
 /**
@@ -93,10 +93,10 @@ async function pickDate(scope: Locator, label: string, date: string): Promise<vo
 /** The visible instance of a screen (the console keeps other tabs' screens alive, hidden). */
 const screen = (page: Page, id: string) => page.locator(`[data-screen="${id}"]:visible`).first();
 const rowOf = (scope: Locator, text: string | RegExp) => scope.locator('table.sg-table tbody tr').filter({ hasText: text }).first();
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A button by its words, after its icon's name if it has one; antd spaces two-character labels («保 存»). */
 const button = (scope: Locator | Page, name: string) =>
-  scope.getByRole('button', { name: new RegExp(`(^|\\s)(${escape(name)}|${escape(name.split('').join(' '))})$`) }).first();
+  scope.getByRole('button', { name: new RegExp(`(^|\\s)(${escapeRegExp(name)}|${escapeRegExp(name.split('').join(' '))})$`) }).first();
 
 /** Confirms the open confirmation dialog (antd spaces two-character labels: «确 定»). */
 async function confirm(page: Page): Promise<void> {
@@ -191,7 +191,7 @@ describe('a planting season through the console', () => {
     const timeline = farm.getByRole('region', { name: '种植计划时间轴' });
     await timeline.waitFor();
     await timeline.getByRole('button', { name: '日', exact: true }).click();
-    const barOf = (name: string) => timeline.getByRole('button', { name: new RegExp(`^${name}，`) });
+    const barOf = (name: string) => timeline.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}，`) });
 
     const hang = items.find((i) => i.name === '吊蔓')!;
     await dragBar(farm, barOf('吊蔓'), PX_PER_DAY);
