@@ -164,6 +164,8 @@ describe('a planting season through the console', () => {
   it('farm: makes the group\'s plan from a whole-season farm-work template', async () => {
     await rowOf(screen(farm, 'plantGroupList'), GROUP).getByRole('button', { name: '管理', exact: true }).click();
     await farm.waitForURL(`**/farmPlantGroup/management/${groupId}`);
+    // The group's page names both plots.
+    await screen(farm, 'plantGroupManagement').getByText(/一号日光温室, 北洼地|北洼地, 一号日光温室/).waitFor();
     await button(screen(farm, 'plantGroupManagement'), '按季节农事制定计划').click();
     await farm.waitForURL(`**/farmPlantGroup/makePlantPlan/${groupId}/3`);
     const form = screen(farm, 'makePlantPlan');
