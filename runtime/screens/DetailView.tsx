@@ -3,7 +3,7 @@
  * actions, and related lists as child tables filtered by the record.
  */
 import { Button, Card, Descriptions, Flex, Result, Skeleton } from 'antd';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { DataSource } from '../services/contract.ts';
@@ -12,6 +12,7 @@ import type { DetailScreen, RelatedList } from '../schema/screen.ts';
 import { textOf } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
+import { onResourceChanged } from './data-events.ts';
 import { fieldTitle } from './form-schema.ts';
 import { ValueView } from './format.tsx';
 import { useLang, useScreenHost } from './host.ts';
@@ -35,6 +36,10 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
   );
   const loaded = useResourceQuery<Data | null>(source, { refreshOn: screen.resource });
   const reload = loaded.refresh;
+  // A detail computed by a call of its own (`load`: plan against record, a summary) is made
+  // of its related lists' records: it reads again when one of them changes.
+  const relatedResources = useMemo(() => (screen.load ? new Set((screen.related ?? []).map((r) => r.resource)) : null), [screen.load, screen.related]);
+  useEffect(() => (relatedResources?.size ? onResourceChanged((r) => relatedResources.has(r) && reload()) : undefined), [relatedResources, reload]);
   // A record comes back as the reply's data; an empty reply is an empty record.
   const record = useMemo(() => (loaded.data === undefined ? null : (loaded.data ?? {})), [loaded.data]);
   const failure = !source || loaded.unresolvable ? t('screens.form.noRecord') : loaded.failure;

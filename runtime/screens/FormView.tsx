@@ -11,7 +11,7 @@ import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space, theme } fr
 import { withTheme } from '@rjsf/core';
 import { Theme as AntdTheme } from '@rjsf/antd';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import { englishStringTranslator, TranslatableString, type ErrorSchema, type FieldTemplateProps, type RJSFSchema } from '@rjsf/utils';
+import { englishStringTranslator, TranslatableString, type Experimental_DefaultFormStateBehavior, type ErrorSchema, type FieldTemplateProps, type IconButtonProps, type RJSFSchema } from '@rjsf/utils';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -39,6 +39,16 @@ import { ReadView, readSections } from './ReadView.tsx';
 const READ_MODES: ReadonlySet<FormMode> = new Set(['show']);
 
 const ThemedForm = withTheme<Record<string, unknown>, RJSFSchema>(AntdTheme);
+
+/**
+ * rjsf fills an array up to its `minItems` with empty entries. Right for line items (a
+ * list of rows starts with its first row), wrong for the values of a multi-select: the
+ * task's assignees (`minItems: 1`) showed an empty tag beside the person chosen and the
+ * save failed on it. An array of scalars starts empty; `required`/`minItems` still speak.
+ */
+const DEFAULT_FORM_STATE: Experimental_DefaultFormStateBehavior = {
+  arrayMinItems: { populate: 'all', computeSkipPopulate: (_validator, schema) => (schema.items as RJSFSchema | undefined)?.type !== 'object' },
+};
 const AntdFieldTemplate = AntdTheme.templates!.FieldTemplate as ComponentType<FieldTemplateProps<Record<string, unknown>, RJSFSchema>>;
 
 /**
@@ -49,7 +59,26 @@ const AntdFieldTemplate = AntdTheme.templates!.FieldTemplate as ComponentType<Fi
 function FieldTemplate(props: FieldTemplateProps<Record<string, unknown>, RJSFSchema>) {
   return <AntdFieldTemplate {...props} rawHelp={props.rawErrors?.length ? undefined : props.rawHelp} />;
 }
-const templates = { ObjectFieldTemplate: SectionsTemplate, FieldTemplate };
+
+/**
+ * antd's row buttons are icons with a `title`: their accessible name was the icon's
+ * ("plus-circle", "delete"). Each is named by its title, in the console language.
+ */
+const ROW_BUTTON_NAMES = {
+  AddButton: TranslatableString.AddItemButton,
+  CopyButton: TranslatableString.CopyButton,
+  MoveDownButton: TranslatableString.MoveDownButton,
+  MoveUpButton: TranslatableString.MoveUpButton,
+  RemoveButton: TranslatableString.RemoveButton,
+} as const;
+const ButtonTemplates = Object.fromEntries(
+  Object.entries(ROW_BUTTON_NAMES).map(([name, key]) => {
+    const Antd = AntdTheme.templates!.ButtonTemplates![name as keyof typeof ROW_BUTTON_NAMES] as ComponentType<IconButtonProps<Record<string, unknown>, RJSFSchema>>;
+    const Named = (props: IconButtonProps<Record<string, unknown>, RJSFSchema>) => <Antd {...props} aria-label={props.registry.translateString(key)} />;
+    return [name, Named];
+  }),
+);
+const templates = { ObjectFieldTemplate: SectionsTemplate, FieldTemplate, ButtonTemplates };
 
 /** rjsf's own button titles (line items: add, remove, move, copy) in the console language. */
 const ROW_BUTTONS: Partial<Record<TranslatableString, string>> = {
@@ -281,6 +310,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         extraErrors={shownErrors}
         showErrorList={false}
         noHtml5Validate
+        experimental_defaultFormStateBehavior={DEFAULT_FORM_STATE}
         focusOnFirstError
         onChange={(e) => onChange((e.formData ?? {}) as Data)}
         onSubmit={(e) => void submit((e.formData ?? {}) as Data)}

@@ -61,11 +61,27 @@ export function recordNames(template: I18nText | null, record: unknown): Partial
   return out;
 }
 
+/**
+ * Whether `title` already opens with one of `words` ("新增|新建|…", `screens.title.addWords`
+ * of the locale): a menu entry named 新建种植群组 or "New planting group" must not read
+ * 新增新建种植群组 in add mode. A word of a spaced script counts only as a whole word
+ * ("News" is not "New"); a Han word needs no boundary (新建种植群组).
+ */
+export function opensWithAddWord(title: string, words: string): boolean {
+  const text = title.trimStart().toLocaleLowerCase();
+  for (const word of words.split('|').map((w) => w.trim().toLocaleLowerCase())) {
+    if (!word || !text.startsWith(word)) continue;
+    const next = text.slice(word.length, word.length + 1);
+    if (!next || /\p{Script=Han}$/u.test(word) || !/[\p{L}\p{N}]/u.test(next)) return true;
+  }
+  return false;
+}
+
 /** The title: the screen's own, composed with the mode and the record's name (screens.title.* of the locales). */
 export function composeTitle(title: string, mode: TitleMode, name: string | null | undefined, t: Translate): string {
   switch (mode) {
     case 'add':
-      return t('screens.title.add', { title });
+      return opensWithAddWord(title, t('screens.title.addWords')) ? title : t('screens.title.add', { title });
     case 'edit':
       return name ? t('screens.title.editNamed', { title, name }) : t('screens.title.edit', { title });
     case 'show':

@@ -61,5 +61,22 @@ describe('line items', { timeout: 60_000 }, () => {
     expect(h.transport.log.filter((r) => !r.startsWith('GET '))).toEqual([]);
     expect(container.querySelector('button[title="添加一行"]')).not.toBeNull();
     expect(container.querySelector('button[title="删除此行"]')).not.toBeNull();
+    // Named by their words, not by their icons ("plus-circle").
+    const rowButtons = [...container.querySelectorAll('button[title]')].map((b) => [b.getAttribute('title'), b.getAttribute('aria-label')]);
+    expect(rowButtons.length).toBeGreaterThan(2);
+    for (const [title, name] of rowButtons) expect(name).toBe(title);
+  });
+
+  it('a multi-select with minItems starts empty: no blank value to show or to fail on', async () => {
+    const h = createHarness(registry);
+    const { container } = renderScreen(h, registry, 'publishFarmingTask', { params: { groupId: '1', plantPlanId: '2', orderNumber: '9' } });
+    await settled(h, container);
+    const assignees = dom.getByLabelText('执行人').closest('.ant-form-item')!;
+    // rjsf would fill `assigneeIds` (minItems 1) with one empty entry: an empty tag, then "must be integer" on save.
+    expect(assignees.querySelectorAll('.ant-select-selection-item').length).toBe(0);
+    fireEvent.submit(container.querySelector('form')!);
+    await waitFor(() => expect(assignees.querySelector('.ant-form-item-explain-error')?.textContent).toMatch(/执行人/));
+    expect(assignees.querySelector('.ant-form-item-explain-error')?.textContent).not.toMatch(/integer|整数/);
+    expect(h.transport.log.filter((r) => !r.startsWith('GET '))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { folderSource } from '../../runtime/schema/folder-source.ts';
 import { buildRegistry, loadRegistry, type SchemaRegistry, type SourceDocument } from '../../runtime/schema/registry.ts';
 import type { Action, Screen } from '../../runtime/schema/screen.ts';
 import { actionAllowed, elementAllowed, recordAllows, requiredElementCodes, type GateContext } from '../../runtime/screens/gating.ts';
-import { composeTitle, recordName, recordNames, recordTemplate, titleMode } from '../../runtime/screens/screen-title.ts';
+import { composeTitle, opensWithAddWord, recordName, recordNames, recordTemplate, titleMode } from '../../runtime/screens/screen-title.ts';
 import { documentTitle, routeTitle, type RouteMatch } from '../../runtime/shell/route-meta.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -82,6 +82,39 @@ describe('titles from the record (runtime/screens/screen-title.ts)', () => {
     expect(composeTitle('Planting rule', 'add', null, te)).toBe('New Planting rule');
     expect(composeTitle('Planting rule', 'edit', 'Rice NE', te)).toBe('Edit Planting rule · Rice NE');
     expect(composeTitle('Regla', 'edit', 'Arroz', ts)).toBe('Editar: Regla · Arroz');
+  });
+
+  it('does not prefix an add title that already says add, create or new in its language', () => {
+    expect(composeTitle('新建种植群组', 'add', null, tz)).toBe('新建种植群组');
+    expect(composeTitle('新增地块', 'add', null, tz)).toBe('新增地块');
+    expect(composeTitle('添加计划条目', 'add', null, tz)).toBe('添加计划条目');
+    expect(composeTitle('创建农场', 'add', null, tz)).toBe('创建农场');
+    expect(composeTitle('新品种', 'add', null, tz)).toBe('新增新品种');
+    expect(composeTitle('New planting group', 'add', null, te)).toBe('New planting group');
+    expect(composeTitle('Add plan item', 'add', null, te)).toBe('Add plan item');
+    expect(composeTitle('create farm', 'add', null, te)).toBe('create farm');
+    expect(composeTitle('Newsletter', 'add', null, te)).toBe('New Newsletter');
+    expect(composeTitle('Additive', 'add', null, te)).toBe('New Additive');
+    expect(composeTitle('Nuevo grupo de cultivo', 'add', null, ts)).toBe('Nuevo grupo de cultivo');
+    expect(composeTitle('Nueva parcela', 'add', null, ts)).toBe('Nueva parcela');
+    expect(composeTitle('Añadir elemento', 'add', null, ts)).toBe('Añadir elemento');
+    expect(composeTitle('Crear granja', 'add', null, ts)).toBe('Crear granja');
+    expect(composeTitle('Grupo de cultivo', 'add', null, ts)).toBe('Nuevo: Grupo de cultivo');
+    // Only the add mode drops its prefix; the words of another language do not count.
+    expect(composeTitle('新建种植群组', 'edit', '秋茬', tz)).toBe('编辑新建种植群组 · 秋茬');
+    expect(composeTitle('Nuevo grupo', 'add', null, te)).toBe('New Nuevo grupo');
+    expect(opensWithAddWord('  New plot', 'New|Add')).toBe(true);
+    expect(opensWithAddWord('New', 'New|Add')).toBe(true);
+    expect(opensWithAddWord('Renew plot', 'New|Add')).toBe(false);
+    expect(opensWithAddWord('新建', '')).toBe(false);
+  });
+
+  it('the title of the planting group add form and its tab read the menu title once', () => {
+    const add = registry.screen('plantGroupAdd') as Screen;
+    expect(titleMode(add, {})).toBe('add');
+    for (const [lang, t] of [['zh', tz], ['en', te], ['es', ts]] as const) expect(composeTitle(add.title[lang], 'add', null, t)).toBe(add.title[lang]);
+    const match: RouteMatch = { meta: { id: 'plantGroupAdd', title: { text: add.title }, keepAlive: false }, params: [] };
+    expect(routeTitle(match, tz, 'zh', { mode: 'add', names: {} })).toBe('新建种植群组');
   });
 
   it('names the record from the template or the display field, texts in the language, nothing when empty', () => {
