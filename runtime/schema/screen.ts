@@ -549,6 +549,8 @@ export interface RouteAlias {
   route: string;
   /** Default the screen's authority. */
   authority?: string;
+  /** Forms: the mode this route opens in when it has no mode parameter (a read-only route of an editable form). */
+  mode?: FormMode;
 }
 
 export interface ScreenBase {
@@ -745,8 +747,8 @@ export function resolveElementCode(code: string, authority: string): string {
 }
 
 /** The form mode named by a route's mode parameter, or the screen's default. */
-export function formModeOf(screen: FormScreen, params: Record<string, string | undefined>): FormMode | null {
+export function formModeOf(screen: FormScreen, params: Record<string, string | undefined>, routePattern?: string): FormMode | null {
   const raw = params[screen.modeParam ?? 'operate'];
-  if (raw === undefined) return screen.defaultMode ?? 'add';
+  if (raw === undefined) return screen.aliases?.find((a) => a.route === routePattern)?.mode ?? screen.defaultMode ?? 'add';
   return (FORM_MODES as readonly string[]).includes(raw) ? (raw as FormMode) : null;
 }

@@ -76,7 +76,7 @@ function FormScreenView({ screen }: { screen: FormScreen }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
-  const mode = formModeOf(screen, host.params);
+  const mode = formModeOf(screen, host.params, host.routePattern);
   if (!mode) return <ScreenProblem title={t('screens.form.badMode', { mode: host.params[screen.modeParam ?? 'operate'] ?? '' })} />;
   const initial = mode === 'add' && screen.initial ? resolveParams(screen.initial, ctx) : undefined;
   return <FormView screen={screen} mode={mode} id={host.params[screen.idParam ?? 'id']} initial={initial} onDone={() => goBack(navigate, host.routePattern)} />;
@@ -225,7 +225,7 @@ export function ScreenFrame({ screen, host, tabKey }: { screen: Screen; host: Sc
   const lang = useLang();
   const { t } = useTranslation();
   const [names, setNames] = useState<Partial<Record<Lang, string>>>({});
-  const mode = titleMode(screen, host.params);
+  const mode = titleMode(screen, host.params, host.routePattern);
   const template = useMemo(() => recordTemplate(screen, screen.resource ? host.registry.resource(screen.resource) : undefined), [screen, host.registry]);
   const report = useCallback((record: unknown) => setNames((prev) => sameNames(prev, recordNames(template, record))), [template]);
   const setTitles = useSetAtom(recordTitlesAtom);

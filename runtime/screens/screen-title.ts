@@ -18,8 +18,8 @@ export type TitleMode = FormMode | 'detail' | null;
 export type Translate = (key: string, vars?: Record<string, string>) => string;
 
 /** The mode a screen's title takes at a route with these parameters. */
-export function titleMode(screen: Screen, params: Record<string, string | undefined>): TitleMode {
-  if (screen.kind === 'form') return formModeOf(screen, params);
+export function titleMode(screen: Screen, params: Record<string, string | undefined>, routePattern?: string): TitleMode {
+  if (screen.kind === 'form') return formModeOf(screen, params, routePattern);
   if (screen.kind === 'detail') return 'detail';
   return null;
 }

@@ -67,6 +67,7 @@ async function fillers(token: string): Promise<Record<string, string>> {
     '/agricultureKnowledge/keyNodeTemplate/:id/:createrId': `/agricultureKnowledge/keyNodeTemplate/${template.id}/${template.createdBy ?? 1}`,
     '/agricultureKnowledge/template/:typeId/:templateId/:label': `/agricultureKnowledge/template/${template.kind ?? 'seasonWork'}/${template.id}/show`,
     '/agricultureKnowledge/AllSeasonFarming/:id/:createrId': `/agricultureKnowledge/AllSeasonFarming/${template.id}/${template.createdBy ?? 1}`,
+    '/farmPlantGroup/AllSeasonFarming/:id/:createrId': `/farmPlantGroup/AllSeasonFarming/${template.id}/${template.createdBy ?? 1}`,
     '/sysTemplateManage/templateEdit/:templateId': `/sysTemplateManage/templateEdit/${sysTemplate.id}`,
     '/farmPlantGroup/FarmingPlanDetail2/:id/:planId': `/farmPlantGroup/FarmingPlanDetail2/${group.id}/${plan.id}`,
     '/farmPlantGroup/farmingRecordList/:taskId': `/farmPlantGroup/farmingRecordList/${task.id}`,

@@ -117,6 +117,12 @@ describe('titles from the record (runtime/screens/screen-title.ts)', () => {
     expect(routeTitle(match, tz, 'zh', { mode: 'add', names: {} })).toBe('新建种植群组');
   });
 
+  it('an alias route with a mode opens the form in it; the screen\'s own routes keep the default', () => {
+    const form = registry.screen('seasonWorkTemplateForm') as Screen;
+    expect(titleMode(form, { id: '3', createrId: '1' }, '/agricultureKnowledge/AllSeasonFarming/:id/:createrId')).toBe('edit');
+    expect(titleMode(form, { id: '3', createrId: '1' }, '/farmPlantGroup/AllSeasonFarming/:id/:createrId')).toBe('show');
+  });
+
   it('names the record from the template or the display field, texts in the language, nothing when empty', () => {
     const crops = registry.screen('cropDetail') as Screen;
     const template = recordTemplate(crops, registry.resource('crops'));

@@ -10,6 +10,7 @@ export const authorityRule: ScreenRule = {
       if (!menuCodes.has(screen.authority)) add('/authority', `"${screen.authority}" is not a menu code of the menus document`);
       (screen.aliases ?? []).forEach((a, i) => {
         if (a.authority && !menuCodes.has(a.authority)) add(`/aliases/${i}/authority`, `"${a.authority}" is not a menu code of the menus document`);
+        if (a.mode && screen.kind !== 'form') add(`/aliases/${i}/mode`, `only a form's route opens in a mode; this screen is a ${screen.kind}`);
       });
     }
     return problems;

@@ -16,6 +16,9 @@ export const formRule: ScreenRule = {
     routes.forEach((r, i) => {
       const params = routeParams(r.route);
       const at = i === 0 && screen.route ? '/route' : `/aliases/${screen.route ? i - 1 : i}/route`;
+      const aliasMode = screen.aliases?.find((a) => a.route === r.route)?.mode;
+      if (aliasMode && params.includes(modeParam)) add(at.replace(/route$/, 'mode'), `names a mode, but the route has :${modeParam}, which decides it`);
+      if (aliasMode && aliasMode !== 'add' && !params.includes(modeParam) && !params.includes(idParam)) add(at.replace(/route$/, 'mode'), `opens in ${aliasMode}, which needs :${idParam} in the route`);
       if (params.includes(modeParam) && !params.includes(idParam)) add(at, `has :${modeParam} but no :${idParam}: edit and show need the record id`);
       if (!params.includes(modeParam) && screen.defaultMode && screen.defaultMode !== 'add' && !params.includes(idParam))
         add(at, `has no :${idParam}, but the default mode ${screen.defaultMode} needs the record id`);
