@@ -38,10 +38,8 @@ const line = (direction: 'in' | 'out') => ({
     materialId: id,
     batch: { type: 'string', maxLength: 32, pattern: '^[^<>]*$' },
     quantity: { type: 'number', exclusiveMinimum: 0, maximum: 100000000 },
-    // A stock-out's price is the batch's average cost, never typed.
-    ...(direction === 'in' ? { unitPrice: { type: 'number', minimum: 0, maximum: 10000000 } } : {}),
-    producedOn: date,
-    expiresOn: date,
+    // A stock-out's price is the batch's average cost and its dates the batch's: never typed.
+    ...(direction === 'in' ? { unitPrice: { type: 'number', minimum: 0, maximum: 10000000 }, producedOn: date, expiresOn: date } : {}),
   },
 });
 
