@@ -112,25 +112,27 @@ export async function seedMaterials(db: Queryable): Promise<void> {
       );
       return Number(rows[0].id);
     };
+    let suppliers = (await db.query<{ id: number }>(`SELECT id FROM resource_records WHERE resource = 'farmMaterialsSupplier' AND farm_id = $1 ORDER BY id`, [org.id])).rows.map((r) => Number(r.id));
+    if (!suppliers.length) suppliers = [await insert('farmMaterialsSupplier', SUPPLIER_FOR_NURSERY)];
     const own = org.type === 4 ? OWN[2] : OWN[Math.min(n, 1)];
     const items = [...COMMON, own];
     const materials = new Map<string, { id: number; item: Item }>();
     for (const item of items) {
       const { code, ...rest } = item;
-      const id = await insert('farmMaterials', { goodsCode: code, ...rest });
+      // The farm's own seed comes from its seed company (the last supplier), the rest from the first.
+      const supplierId = item === own ? suppliers[suppliers.length - 1] : suppliers[0];
+      const id = await insert('farmMaterials', { goodsCode: code, ...rest, supplierId });
       materials.set(code, { id, item });
     }
     const stores = [];
     for (const store of STORES) stores.push(await insert('farmStores', store));
-    let suppliers = (await db.query<{ id: number }>(`SELECT id FROM resource_records WHERE resource = 'farmMaterialsSupplier' AND farm_id = $1 ORDER BY id`, [org.id])).rows.map((r) => Number(r.id));
-    if (!suppliers.length) suppliers = [await insert('farmMaterialsSupplier', SUPPLIER_FOR_NURSERY)];
     const group = (await db.query<{ id: number }>(`SELECT id FROM resource_records WHERE resource = 'plantGroups' AND farm_id = $1 ORDER BY id LIMIT 1`, [org.id])).rows[0];
 
     // Per batch: what is left and what it is worth, to price the stock-outs and prove the season never goes below zero.
     const left = new Map<string, number>();
     for (const m of season(own.code)) {
       const movedOn = addDays(today, m.day);
-      const supplier = m.direction === 'in' ? suppliers[own.category === 'seed' && m.lines[0][0] === own.code ? suppliers.length - 1 : 0] : null;
+      const supplier = m.direction === 'in' ? (materials.get(m.lines[0][0])!.item === own ? suppliers[suppliers.length - 1] : suppliers[0]) : null;
       const movementId = await postSeed(db, org, stores[m.store], movedOn, m, supplier, m.toGroup && group ? Number(group.id) : null, null);
       for (const [i, [code, batch, quantity]] of m.lines.entries()) {
         const { id, item } = materials.get(code)!;
