@@ -4,7 +4,8 @@
  * route checks the caller's codes itself; writes run in one transaction each.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { notFound, ok } from '../http/envelope.ts';
+import { forbidden, notFound, ok } from '../http/envelope.ts';
+import { can } from '../../runtime/access/can.ts';
 import { requireCan } from '../http/guard.ts';
 import { t } from '../i18n/catalog.ts';
 import { invalidInput, refuseValidation, resourceValidatorCompiler } from '../resources/validation.ts';
@@ -21,6 +22,16 @@ export const STORE_MENUS = ['farmMaterialsStore', 'farmStorehouseIndex'];
 /** The ledger of one material is also opened from the catalogue. */
 const LEDGER_MENUS = [...STORE_MENUS, 'farmMaterialsList'];
 const elements = (action: string) => STORE_MENUS.map((m) => `${m}:${action}`);
+
+/**
+ * The caller holding one of the store menus together with its own element code for
+ * `action` (as the resource engine pairs an authority with its elements), else 40301.
+ */
+function requireStoreAction(req: FastifyRequest, action: string): SessionUser {
+  const me = requireCan(req, { menus: STORE_MENUS });
+  if (!STORE_MENUS.some((menu) => can(me, menu, action))) throw forbidden();
+  return me;
+}
 
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 const date = { type: 'string', format: 'date', maxLength: 10 } as const;
@@ -91,7 +102,7 @@ function registerWrites(app: FastifyInstance, ledger: MaterialsLedger) {
         },
       },
       async (req) => {
-        const me = requireCan(req, { menus: STORE_MENUS, elements: elements('add') });
+        const me = requireStoreAction(req, 'add');
         if (req.validationError) throw refuseValidation(req.validationError, req.lang);
         const movementId = await app.db.transaction((tx) => (direction === 'in' ? ledger.stockIn(tx, req, me, req.body) : ledger.stockOut(tx, req, me, req.body)));
         return ok(await movementWithLines(app.db, me, movementId));
@@ -114,7 +125,7 @@ function registerWrites(app: FastifyInstance, ledger: MaterialsLedger) {
       },
     },
     async (req) => {
-      const me = requireCan(req, { menus: STORE_MENUS, elements: elements('edit') });
+      const me = requireStoreAction(req, 'edit');
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       const movementId = await app.db.transaction((tx) => ledger.reverse(tx, req, me, req.params.id, req.body?.note));
       return ok(await movementWithLines(app.db, me, movementId));
@@ -123,7 +134,7 @@ function registerWrites(app: FastifyInstance, ledger: MaterialsLedger) {
 
   // A confirmed movement is never edited nor deleted: these answer why, with the way out.
   const refuseChange = async (req: FastifyRequest<{ Params: { id: number } }>, action: string) => {
-    const me = requireCan(req, { menus: STORE_MENUS, elements: elements(action) });
+    const me = requireStoreAction(req, action);
     if (req.validationError) throw refuseValidation(req.validationError, req.lang);
     if (!(await movementWithLines(app.db, me, req.params.id))) throw notFound();
     throw invalidInput([{ field: 'id', message: t(req.lang, 'materials.confirmedImmutable') }], req.lang);
