@@ -262,4 +262,17 @@ describe.each(engines())('materials ledger on $name', (engine) => {
     const unused = await material();
     expect((await call(t, farm, 'DELETE', `${M}/list/${unused.id}`)).status).toBe(200);
   });
+  it('a write needs a store menu together with its own element code', async () => {
+    const role = await t.db.query<{ id: number }>(
+      `INSERT INTO roles(code, name, menus, elements) VALUES ('ledgerMixed', '{"zh":"混合","en":"mixed","es":"mixto"}', '{farmStorehouseIndex}', '{farmMaterialsStore:add,farmMaterialsStore:edit}') RETURNING id`,
+    );
+    const user = (await t.db.query<{ id: number }>(`SELECT id FROM users WHERE username = 'farm2'`)).rows[0].id;
+    await t.db.query('DELETE FROM user_roles WHERE user_id = $1', [user]);
+    await t.db.query('INSERT INTO user_roles(user_id, role_id) VALUES ($1, $2)', [user, role.rows[0].id]);
+    const mixed = `Bearer ${await t.login('farm2')}`;
+    expect((await call(t, mixed, 'GET', `${M}/stock/page`)).status).toBe(200);
+    const movement = (await rows(mixed, `${M}/movements/page?pageSize=1&direction=out`))[0];
+    await unchanged(() => stockIn(mixed, { storeId: farm2Store.id, movedOn: '2026-03-01', lines: [{ materialId: farm2Material.id, quantity: 1, unitPrice: 1 }] }), 40301);
+    await unchanged(() => call(t, mixed, 'POST', `${M}/movements/${movement.id}/reverse`, {}), 40301);
+  });
 });
