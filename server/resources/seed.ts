@@ -3,7 +3,7 @@ import type { Queryable } from '../db/database.ts';
 /**
  * Demo records for the shipped resource documents: a small real knowledge base of crops
  * of the Songnen plain (varieties and planting rules), and the suppliers and materials
- * of the two demo farms. Runs inside the demo seed's transaction; does nothing when any
+ * of the two demo farms (their catalogues, stores and movements: server/materials/seed.ts). Runs inside the demo seed's transaction; does nothing when any
  * record exists already.
  */
 export async function seedResources(db: Queryable): Promise<void> {
@@ -99,43 +99,19 @@ export async function seedResources(db: Queryable): Promise<void> {
 
   const [farm1, farm2] = farms;
   if (farm1) {
-    const beidahuang = await insert('farmMaterialsSupplier', {
+    await insert('farmMaterialsSupplier', {
       name: '北大荒农资双城供应站', contact: '孙志刚', phone: '0451-53121188', address: '哈尔滨市双城区农丰镇站前街 18 号',
       creditCode: '91230113MA1B2C3D4E', categories: ['fertilizer', 'pesticide', 'seed'], rating: 5, status: 1, remark: '长期合作，送货到田。',
     }, farm1);
-    const seedCo = await insert('farmMaterialsSupplier', {
+    await insert('farmMaterialsSupplier', {
       name: '哈尔滨丰收种业有限公司', contact: '高丽', phone: '13904510123', address: '哈尔滨市香坊区农科路 6 号',
       categories: ['seed', 'seedling'], rating: 4, status: 1,
     }, farm1);
-    await insert('farmMaterials', {
-      name: '尿素', category: 'fertilizer', specification: '40 公斤/袋，含氮 46%', unit: '袋', manufacturer: '中海石油化学股份有限公司',
-      supplierId: beidahuang, unitPrice: 110, stockQuantity: 120, safetyStock: 30, shelfLifeMonths: 36,
-    }, farm1);
-    await insert('farmMaterials', {
-      name: '复合肥 15-15-15', category: 'fertilizer', specification: '50 公斤/袋', unit: '袋', manufacturer: '史丹利农业集团',
-      supplierId: beidahuang, unitPrice: 165, stockQuantity: 80, safetyStock: 20, shelfLifeMonths: 36,
-    }, farm1);
-    await insert('farmMaterials', {
-      name: '龙粳31 稻种', category: 'seed', specification: '25 公斤/袋，发芽率 ≥ 85%', unit: '袋', manufacturer: '黑龙江省农垦科学院',
-      supplierId: seedCo, unitPrice: 180, stockQuantity: 40, safetyStock: 10, shelfLifeMonths: 12,
-    }, farm1);
-    await insert('farmMaterials', {
-      name: '吡虫啉 10% 可湿性粉剂', category: 'pesticide', specification: '100 克/袋', unit: '袋', manufacturer: '江苏红太阳集团',
-      registrationNo: 'PD20096870', supplierId: beidahuang, unitPrice: 8.5, stockQuantity: 200, safetyStock: 50, shelfLifeMonths: 24,
-    }, farm1);
   }
   if (farm2) {
-    const jintudi = await insert('farmMaterialsSupplier', {
+    await insert('farmMaterialsSupplier', {
       name: '齐齐哈尔金土地农资商店', contact: '马春生', phone: '13804520456', address: '齐齐哈尔市富裕县嫩江路 21 号',
-      categories: ['fertilizer', 'seed', 'equipment'], rating: 4, status: 1,
-    }, farm2);
-    await insert('farmMaterials', {
-      name: '磷酸二铵', category: 'fertilizer', specification: '50 公斤/袋，18-46-0', unit: '袋', manufacturer: '云天化股份有限公司',
-      supplierId: jintudi, unitPrice: 205, stockQuantity: 60, safetyStock: 15, shelfLifeMonths: 36,
-    }, farm2);
-    await insert('farmMaterials', {
-      name: '先玉335 玉米种', category: 'seed', specification: '10 公斤/袋，包衣', unit: '袋', manufacturer: '铁岭先锋种子研究有限公司',
-      supplierId: jintudi, unitPrice: 450, stockQuantity: 25, safetyStock: 5, shelfLifeMonths: 12,
+      categories: ['fertilizer', 'seed', 'equipmentPart'], rating: 4, status: 1,
     }, farm2);
   }
 }

@@ -8,6 +8,7 @@ import type { MenuDocument } from '../../runtime/schema/menus.ts';
 import { seedResources } from '../resources/seed.ts';
 import { seedKnowledge } from '../knowledge/seed.ts';
 import { seedPlanting } from '../planting/seed.ts';
+import { seedMaterials } from '../materials/seed.ts';
 
 export const DEMO_PASSWORD = 'demo_2026';
 
@@ -80,6 +81,7 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     await seedAccountsExtras(tx);
     await seedAdminExtras(tx);
     await seedPlanting(tx);
+    await seedMaterials(tx);
     return true;
   });
 }

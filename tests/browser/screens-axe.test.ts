@@ -63,7 +63,15 @@ async function fillers(token: string): Promise<Record<string, string>> {
   const plan = (await first<Row>(`/api/farmPlantGroup/plans/page?pageIndex=1&pageSize=1&groupId=${group.id}`)) ?? { id: 0, groupId: group.id };
   const task = (await first<Row>(`/api/farmPlantGroup/tasks/page?pageIndex=1&pageSize=1&planId=${plan.id}`)) ?? { id: 0, orderNumber: 1 };
   const groupName = encodeURIComponent(group.name ?? 'x');
+  const stockIn = (await first<Row>('/api/farmMaterials/movements/page?pageIndex=1&pageSize=1&direction=in')) ?? { id: 0 };
+  const stockOut = (await first<Row>('/api/farmMaterials/movements/page?pageIndex=1&pageSize=1&direction=out')) ?? { id: 0 };
+  const stock = (await first<{ goodsCode?: string; storeId?: number }>('/api/farmMaterials/stock/page?pageIndex=1&pageSize=1')) ?? { goodsCode: 'x', storeId: 0 };
   return {
+    '/farmMaterialsManage/addEnterGoods/:operate/:id': `/farmMaterialsManage/addEnterGoods/show/${stockIn.id}`,
+    '/farmMaterialsManage/addOutGoods/:operate/:id': `/farmMaterialsManage/addOutGoods/show/${stockOut.id}`,
+    '/farmMaterialsManage/stock/detail/:goodscode/:storeid': `/farmMaterialsManage/stock/detail/${encodeURIComponent(stock.goodsCode ?? 'x')}/${stock.storeId ?? 0}`,
+    '/farmMaterialsManage/addEditShow/:operate/:id': '/farmMaterialsManage/addEditShow/add/0',
+    '/farmMaterialsManage/addSupplier/:operate/:id': '/farmMaterialsManage/addSupplier/add/0',
     '/agricultureKnowledge/keyNodeTemplate/:id/:createrId': `/agricultureKnowledge/keyNodeTemplate/${template.id}/${template.createdBy ?? 1}`,
     '/agricultureKnowledge/template/:typeId/:templateId/:label': `/agricultureKnowledge/template/${template.kind ?? 'seasonWork'}/${template.id}/show`,
     '/agricultureKnowledge/AllSeasonFarming/:id/:createrId': `/agricultureKnowledge/AllSeasonFarming/${template.id}/${template.createdBy ?? 1}`,
