@@ -14,7 +14,9 @@ export type { CrossFieldRule } from '../cross-rules.ts';
 export const RESOURCE_FORMAT_VERSION = 1;
 
 export type ResourceScope = 'farm' | 'group' | 'platform';
-export type FilterKind = 'eq' | 'like' | 'range' | 'in' | 'keyword';
+/** The filters a resource document's searchable fields declare (a screen's filters use FILTER_OPS, keyword excepted). */
+export const FILTER_KINDS = ['eq', 'like', 'range', 'in', 'keyword'] as const;
+export type FilterKind = (typeof FILTER_KINDS)[number];
 export type ScalarType = 'string' | 'number' | 'boolean';
 
 /** A text in every language (runtime/protocol/texts.ts). */
