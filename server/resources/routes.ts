@@ -161,123 +161,129 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   const remove = write('delete');
   const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } });
 
-  if (served('page'))
-  app.get(
-    at('page'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: page query`,
-        description: `${readText}. Scope: ${doc.scope}.`,
-        ...readX,
-        querystring: pageQuerySchema(doc),
-        response: { 200: envelopeSchema(pageSchema(row)), ...errors },
+  if (served('page')) {
+    app.get(
+      at('page'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: page query`,
+          description: `${readText}. Scope: ${doc.scope}.`,
+          ...readX,
+          querystring: pageQuerySchema(doc),
+          response: { 200: envelopeSchema(pageSchema(row)), ...errors },
+        },
       },
-    },
-    async (req) => {
-      const user = requireRead(req, doc);
-      checked(req);
-      return ok(await store.page(req.server.db, user, req.query as Record<string, unknown>), t(req.lang, 'common.ok'));
-    },
-  );
-
-  if (served('read'))
-  app.get(
-    at('read'),
-    { ...common, schema: { tags, summary: `${title}: one record`, description: `${readText}.`, ...readX, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
-    async (req) => {
-      const user = requireRead(req, doc);
-      checked(req);
-      return ok(await store.get(req.server.db, user, (req.params as { id: number }).id), t(req.lang, 'common.ok'));
-    },
-  );
-
-  if (served('create'))
-  app.post(
-    at('create'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: create`,
-        description: `${create.text}. Unknown properties are refused.`,
-        'x-authorities': create['x-authorities'],
-        body: withOwnedFields(doc, writeJsonSchema(doc, 'create')),
-        response: { 200: envelopeSchema(row), ...errors },
+      async (req) => {
+        const user = requireRead(req, doc);
+        checked(req);
+        return ok(await store.page(req.server.db, user, req.query as Record<string, unknown>), t(req.lang, 'common.ok'));
       },
-    },
-    async (req) => {
-      const user = requireWrite(req, doc, 'create');
-      checked(req);
-      return ok(await store.create(req.server.db, req, user, req.body as Body), t(req.lang, 'common.ok'));
-    },
-  );
+    );
+  }
 
-  if (served('update'))
-  app.put(
-    at('update'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: update`,
-        description: `${update.text}. Replaces the record; \`version\` must be the one read, else 40001.`,
-        'x-authorities': update['x-authorities'],
-        params: idParamsSchema,
-        body: withOwnedFields(doc, writeJsonSchema(doc, 'update')),
-        response: { 200: envelopeSchema(row), ...errors },
+  if (served('read')) {
+    app.get(
+      at('read'),
+      { ...common, schema: { tags, summary: `${title}: one record`, description: `${readText}.`, ...readX, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
+      async (req) => {
+        const user = requireRead(req, doc);
+        checked(req);
+        return ok(await store.get(req.server.db, user, (req.params as { id: number }).id), t(req.lang, 'common.ok'));
       },
-    },
-    async (req) => {
-      const user = requireWrite(req, doc, 'update');
-      checked(req);
-      const { id } = req.params as { id: number };
-      return ok(await store.update(req.server.db, req, user, id, req.body as Body), t(req.lang, 'common.ok'));
-    },
-  );
+    );
+  }
 
-  if (served('batchDelete'))
-  app.delete(
-    at('batchDelete'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: delete several`,
-        description: `${remove.text}. All or nothing: one id outside your scope fails the batch with 40401.`,
-        'x-authorities': remove['x-authorities'],
-        body: batchBodySchema,
-        response: { 200: deleted, ...errors },
+  if (served('create')) {
+    app.post(
+      at('create'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: create`,
+          description: `${create.text}. Unknown properties are refused.`,
+          'x-authorities': create['x-authorities'],
+          body: withOwnedFields(doc, writeJsonSchema(doc, 'create')),
+          response: { 200: envelopeSchema(row), ...errors },
+        },
       },
-    },
-    async (req) => {
-      const user = requireWrite(req, doc, 'delete');
-      checked(req);
-      return ok(await store.remove(req.server.db, req, user, (req.body as { ids: number[] }).ids), t(req.lang, 'common.ok'));
-    },
-  );
+      async (req) => {
+        const user = requireWrite(req, doc, 'create');
+        checked(req);
+        return ok(await store.create(req.server.db, req, user, req.body as Body), t(req.lang, 'common.ok'));
+      },
+    );
+  }
 
-  if (served('delete'))
-  app.delete(
-    at('delete'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: delete`,
-        description: `${remove.text}.`,
-        'x-authorities': remove['x-authorities'],
-        params: idParamsSchema,
-        response: { 200: deleted, ...errors },
+  if (served('update')) {
+    app.put(
+      at('update'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: update`,
+          description: `${update.text}. Replaces the record; \`version\` must be the one read, else 40001.`,
+          'x-authorities': update['x-authorities'],
+          params: idParamsSchema,
+          body: withOwnedFields(doc, writeJsonSchema(doc, 'update')),
+          response: { 200: envelopeSchema(row), ...errors },
+        },
       },
-    },
-    async (req) => {
-      const user = requireWrite(req, doc, 'delete');
-      checked(req);
-      return ok(await store.remove(req.server.db, req, user, [(req.params as { id: number }).id]), t(req.lang, 'common.ok'));
-    },
-  );
+      async (req) => {
+        const user = requireWrite(req, doc, 'update');
+        checked(req);
+        const { id } = req.params as { id: number };
+        return ok(await store.update(req.server.db, req, user, id, req.body as Body), t(req.lang, 'common.ok'));
+      },
+    );
+  }
+
+  if (served('batchDelete')) {
+    app.delete(
+      at('batchDelete'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: delete several`,
+          description: `${remove.text}. All or nothing: one id outside your scope fails the batch with 40401.`,
+          'x-authorities': remove['x-authorities'],
+          body: batchBodySchema,
+          response: { 200: deleted, ...errors },
+        },
+      },
+      async (req) => {
+        const user = requireWrite(req, doc, 'delete');
+        checked(req);
+        return ok(await store.remove(req.server.db, req, user, (req.body as { ids: number[] }).ids), t(req.lang, 'common.ok'));
+      },
+    );
+  }
+
+  if (served('delete')) {
+    app.delete(
+      at('delete'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: delete`,
+          description: `${remove.text}.`,
+          'x-authorities': remove['x-authorities'],
+          params: idParamsSchema,
+          response: { 200: deleted, ...errors },
+        },
+      },
+      async (req) => {
+        const user = requireWrite(req, doc, 'delete');
+        checked(req);
+        return ok(await store.remove(req.server.db, req, user, [(req.params as { id: number }).id]), t(req.lang, 'common.ok'));
+      },
+    );
+  }
 
   if (!hasTransitions(doc)) return;
   // One route per transition (the operation's `:name` filled in): each is documented
