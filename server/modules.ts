@@ -4,6 +4,7 @@ import { platformRoutes } from './platform/plugin.ts';
 import { resourceEngine, type ResourceEngineOptions } from './resources/plugin.ts';
 import { adminResourceExtensions } from './admin/resource-extensions.ts';
 import { nurseryResourceExtensions } from './admin/nursery-extensions.ts';
+import { registrationResourceExtensions } from './admin/registration-extensions.ts';
 import { plantingResourceExtensions } from './planting/extensions.ts';
 import { knowledgeRoutes } from './knowledge/plugin.ts';
 import { knowledgeResourceExtensions } from './knowledge/extensions.ts';
@@ -15,7 +16,14 @@ import { adminRoutes } from './admin/plugin.ts';
 
 /** The engine with every business module's hooks on its resources (docs/resources.md, "Extensions"). */
 const engineOptions: ResourceEngineOptions = {
-  extensions: [...adminResourceExtensions, ...nurseryResourceExtensions, ...plantingResourceExtensions, ...knowledgeResourceExtensions, ...materialsResourceExtensions],
+  extensions: [
+    ...adminResourceExtensions,
+    ...nurseryResourceExtensions,
+    ...registrationResourceExtensions,
+    ...plantingResourceExtensions,
+    ...knowledgeResourceExtensions,
+    ...materialsResourceExtensions,
+  ],
 };
 const resources: FastifyPluginAsync = async (app) => {
   await app.register(resourceEngine, engineOptions);

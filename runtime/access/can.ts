@@ -26,7 +26,7 @@ export interface Authority {
 }
 
 /** The codes of a resource document that grant its operations. */
-export type ResourceAccess = Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'readAuthorities' | 'elements'>;
+export type ResourceAccess = Pick<ResourceDocument, 'authority' | 'authorityAliases' | 'readAuthorities' | 'elements' | 'operations'>;
 
 /** Reading, a write, or another key of the document's `elements` (a transition's element). */
 export type ResourceAction = 'read' | WriteAction | (string & {});

@@ -38,10 +38,34 @@ export function transitionPath(r: { basePath: string }, id: number | string, nam
     .replace(':name', encodeURIComponent(name));
 }
 
-/** Every endpoint the resource engine serves for one resource (the transition route when it declares transitions). */
-export function resourceEndpoints(r: { basePath: string; transitions?: object }): { operation: EngineOperation; method: HttpMethod; path: string }[] {
-  const ops: EngineOperation[] = [...RESOURCE_OPERATIONS, ...(r.transitions ? [TRANSITION_OPERATION] : [])];
-  return ops.map((operation) => ({ operation, ...operationEndpoint(r, operation) }));
+/** Whether a resource serves one of the plain operations: all of them unless its `operations` lists the ones it does. */
+export function servesOperation(r: { operations?: readonly ResourceOperation[] }, op: ResourceOperation): boolean {
+  return !r.operations || r.operations.includes(op);
+}
+
+/** A transition also served at a path of its own (a legacy URL): `{method} {basePath}/:id/{segment}`. */
+export interface TransitionPath {
+  method: 'PUT' | 'POST';
+  segment: string;
+}
+
+/** Where a transition declared with a legacy `path` is also served. */
+export function transitionLegacyEndpoint(r: { basePath: string }, path: TransitionPath): { method: HttpMethod; path: string } {
+  return { method: path.method, path: `${r.basePath}/:id/${path.segment}` };
+}
+
+/**
+ * Every endpoint the resource engine serves for one resource: the plain operations it
+ * serves, the transition route when it declares transitions, and each legacy transition path.
+ */
+export function resourceEndpoints(r: {
+  basePath: string;
+  operations?: readonly ResourceOperation[];
+  transitions?: Record<string, { path?: TransitionPath }>;
+}): { operation: EngineOperation; method: HttpMethod; path: string }[] {
+  const ops: EngineOperation[] = [...RESOURCE_OPERATIONS.filter((op) => servesOperation(r, op)), ...(r.transitions ? [TRANSITION_OPERATION] : [])];
+  const legacy = Object.values(r.transitions ?? {}).flatMap((t) => (t.path ? [{ operation: TRANSITION_OPERATION, ...transitionLegacyEndpoint(r, t.path) }] : []));
+  return [...ops.map((operation) => ({ operation, ...operationEndpoint(r, operation) })), ...legacy];
 }
 
 /** The reads of a resource's public part, below its `publicRead.basePath` (no token). */

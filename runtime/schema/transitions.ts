@@ -5,7 +5,8 @@
  * the document checks and the console's gating read the same declarations.
  */
 import type { LocalizedText } from '../protocol/texts.ts';
-import type { ResourceDocument } from './resource.ts';
+import type { TransitionPath } from '../protocol/operations.ts';
+import type { FieldSchema, ResourceDocument } from './resource.ts';
 
 export type StateValue = string | number;
 
@@ -26,6 +27,18 @@ export interface TransitionDeclaration {
   title: LocalizedText;
   /** A text the caller gives with the transition, stored in `field` (a string property). */
   reason?: { field: string; required?: boolean };
+  /**
+   * Also served at `{method} {basePath}/:id/{segment}` (an endpoint that existed before the
+   * engine served it), where `version` may be left out: the row is still locked and its
+   * state checked, so of two callers racing one wins and the other is told the state.
+   */
+  path?: TransitionPath;
+  /**
+   * Further values the caller may send with the transition (a role to give, say), each a
+   * bounded field: checked by the body's schema and handed to the extension hooks as
+   * `input`; the engine stores none of them.
+   */
+  input?: Record<string, FieldSchema>;
 }
 
 export type Transitions = Record<string, TransitionDeclaration>;
@@ -84,12 +97,22 @@ export function checkTransitions(d: ResourceDocument): { pointer: string; messag
     if (!known.has(value)) problems.push({ pointer, message: `${JSON.stringify(value)} is not among the declared states` });
   };
   isState(initial, '/states/initial');
+  const segments = new Map<string, string>();
   for (const [name, t] of Object.entries(d.transitions ?? {})) {
     const at = `/transitions/${name}`;
+    if (t.path) {
+      const key = `${t.path.method} ${t.path.segment}`;
+      const other = segments.get(key);
+      if (other) problems.push({ pointer: `${at}/path`, message: `is also the path of transition "${other}"` });
+      segments.set(key, name);
+    }
     t.from.forEach((s, i) => isState(s, `${at}/from/${i}`));
     isState(t.to, `${at}/to`);
     if (t.from.includes(t.to)) problems.push({ pointer: `${at}/to`, message: 'is also among "from": a transition changes the state' });
     if (!(t.element in d.elements)) problems.push({ pointer: `${at}/element`, message: `names "${t.element}", which is not a key of "elements"` });
+    for (const key of Object.keys(t.input ?? {})) {
+      if (key === 'version' || key === 'reason') problems.push({ pointer: `${at}/input/${key}`, message: 'is a name the transition body already uses' });
+    }
     if (t.reason) {
       const r = props[t.reason.field];
       if (!r) problems.push({ pointer: `${at}/reason/field`, message: `names "${t.reason.field}", which is not a property of the record` });
@@ -137,4 +160,17 @@ export function transitionBodySchema(maxId: number) {
       reason: { type: 'string', maxLength: 500, description: 'Why; stored in the reason field of transitions that declare one, required where it says so.' },
     },
   } as const;
+}
+
+/**
+ * The body the engine checks for one transition: at its transition route (`version`
+ * required) or at its legacy path (`version` optional). The reason takes the bounds and
+ * the pattern of the field it is stored in.
+ */
+export function transitionRouteBodySchema(doc: ResourceDocument, tr: TransitionDeclaration, maxId: number, legacy: boolean): Record<string, unknown> {
+  const base = transitionBodySchema(maxId);
+  const field = (tr.reason ? doc.record.properties[tr.reason.field] : {}) as Record<string, unknown>;
+  const bounds = Object.fromEntries(['maxLength', 'pattern'].filter((k) => field[k] !== undefined).map((k) => [k, field[k]]));
+  const properties = { ...tr.input, version: base.properties.version, reason: { ...base.properties.reason, ...bounds } };
+  return { type: 'object', additionalProperties: false, required: legacy ? [] : ['version'], properties };
 }

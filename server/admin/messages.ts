@@ -97,11 +97,6 @@ export const msg = defineMessages({
     en: 'You cannot grant codes beyond your own permissions: {codes}',
     es: 'No puede conceder códigos que usted no tiene: {codes}',
   },
-  'admin.regNotPending': {
-    zh: '该注册申请已处理（{status}）',
-    en: 'This registration request was already handled ({status})',
-    es: 'Esta solicitud de registro ya se atendió ({status})',
-  },
   'admin.regUsernameTaken': {
     zh: '用户名 {username} 已被其他账号使用，无法通过',
     en: 'The username {username} has since been taken; the request cannot be approved',
@@ -116,16 +111,6 @@ export const msg = defineMessages({
     zh: '没有适合该机构类型的角色（{code}）',
     en: 'There is no role for this kind of organisation ({code})',
     es: 'No hay un rol para este tipo de organización ({code})',
-  },
-  'admin.regApproved': {
-    zh: '已通过，机构与账号已创建',
-    en: 'Approved: the organisation and its account were created',
-    es: 'Aprobada: se crearon la organización y su cuenta',
-  },
-  'admin.regRejected': {
-    zh: '已驳回',
-    en: 'Rejected',
-    es: 'Rechazada',
   },
   'admin.orgHasPeople': {
     zh: '该机构还有 {count} 名人员，不能删除',

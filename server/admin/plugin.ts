@@ -3,7 +3,6 @@ import { registerContentReadRoutes } from './content-public.ts';
 import { registerMenuAdminRoutes } from './menus-admin.ts';
 import { RouteRegistry, registerMonitorRoutes } from './monitor.ts';
 import { registerOrganisationAdminRoutes } from './organisations-admin.ts';
-import { registerRegistrationRoutes } from './registrations.ts';
 import { registerRoleAdminRoutes } from './roles-admin.ts';
 import { RequestTrace } from './trace.ts';
 
@@ -34,7 +33,6 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
   registerMonitorRoutes(app, { registry, trace });
   registerMenuAdminRoutes(app);
   registerRoleAdminRoutes(app);
-  registerRegistrationRoutes(app);
   await registerContentReadRoutes(app);
   await registerOrganisationAdminRoutes(app);
 };

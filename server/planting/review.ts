@@ -93,7 +93,7 @@ export function registerReviewTransitions(app: TypedApp, store: PlantingRecords,
       const tr = Object.hasOwn(REVIEW_TRANSITIONS, req.params.name) ? REVIEW_TRANSITIONS[req.params.name] : undefined;
       if (!tr) throw notFound();
       const field = plans.states!.field;
-      const reason = transitionReason(tr, req.body.reason, req.lang);
+      const reason = transitionReason(plans, tr, req.body.reason, req.lang);
       return ok(
         await app.db.transaction(async (tx) => {
           const { rows } = await tx.query<{ id: number; version: number; farm_id: number | null; data: Record<string, unknown> }>(

@@ -52,6 +52,8 @@ export interface TransitionContext extends HookContext {
   /** The record as stored before the transition. */
   current: Record<string, unknown>;
   reason: string | null;
+  /** The values sent for the transition's declared `input` (validated), by name. */
+  input: Record<string, unknown>;
 }
 
 type Hook<C> = (ctx: C) => Promise<void>;

@@ -19,8 +19,8 @@ import {
   type ResourceDocument,
   type WriteAction,
 } from '../../runtime/schema/resource.ts';
-import { operationEndpoint, type EngineOperation } from '../../runtime/protocol/operations.ts';
-import { hasTransitions, transitionBodySchema, withOwnedFields, withTransitionHint } from '../../runtime/schema/transitions.ts';
+import { operationEndpoint, servesOperation, transitionLegacyEndpoint, type EngineOperation, type ResourceOperation } from '../../runtime/protocol/operations.ts';
+import { hasTransitions, transitionRouteBodySchema, withOwnedFields, withTransitionHint } from '../../runtime/schema/transitions.ts';
 import { envelopeSchema, errorReplySchema, pageParamsSchema, pageSchema } from './page.ts';
 import { ResourceStore, type Body } from './store.ts';
 import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
@@ -72,8 +72,20 @@ export function pageQuerySchema(doc: ResourceDocument): PageQuerySchema {
   };
   for (const s of doc.searchable) {
     if (s.filter === 'keyword') {
-      const maxLength = Math.max(...(s.fields ?? []).map((f) => doc.record.properties[f].maxLength ?? 200));
-      properties[s.field] = { type: 'string', maxLength, description: `${(s.fields ?? []).join(' or ')} contains (case-insensitive)` };
+      const fields = (s.fields ?? []).map((f) => doc.record.properties[f]);
+      const maxLength = Math.max(...fields.map((f) => f.maxLength ?? 200));
+      // A keyword no field could contain is refused rather than searched: when every field
+      // excludes the same characters (a pattern `^[^…]*$`, which every part of a value
+      // matches too), so does the keyword.
+      const patterns = new Set(fields.map((f) => f.pattern));
+      const shared = patterns.size === 1 ? [...patterns][0] : undefined;
+      const pattern = shared && /^\^\[\^[^\]]+\]\*\$$/.test(shared) ? shared : undefined;
+      properties[s.field] = {
+        type: 'string',
+        maxLength,
+        ...(pattern ? { pattern } : {}),
+        description: `${(s.fields ?? []).join(' or ')} contains (case-insensitive)`,
+      };
       continue;
     }
     const field = doc.record.properties[s.field];
@@ -127,10 +139,15 @@ function checked(req: FastifyRequest) {
   if (req.validationError) throw refuseValidation(req.validationError, req.lang);
 }
 
-/** The six endpoints of one resource document, under the /api prefix. */
+/**
+ * The endpoints of one resource document, under the /api prefix: the plain operations it
+ * serves (all six unless its `operations` lists fewer; one left out is a route that does
+ * not exist), and its transitions.
+ */
 export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore): void {
   // Paths from the protocol's operation table, under the /api prefix the plugin is registered with.
   const at = (op: EngineOperation) => operationEndpoint(doc, op).path.replace(/^\/api/, '');
+  const served = (op: ResourceOperation) => servesOperation(doc, op);
   const row = withReplyFields(withTransitionHint(doc, rowJsonSchema(doc)), store.replyFields());
   const tags = [doc.name];
   const title = doc.title.en;
@@ -144,117 +161,129 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   const remove = write('delete');
   const deleted = envelopeSchema({ type: 'object', properties: { deleted: { type: 'integer' } } });
 
-  app.get(
-    at('page'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: page query`,
-        description: `${readText}. Scope: ${doc.scope}.`,
-        ...readX,
-        querystring: pageQuerySchema(doc),
-        response: { 200: envelopeSchema(pageSchema(row)), ...errors },
+  if (served('page')) {
+    app.get(
+      at('page'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: page query`,
+          description: `${readText}. Scope: ${doc.scope}.`,
+          ...readX,
+          querystring: pageQuerySchema(doc),
+          response: { 200: envelopeSchema(pageSchema(row)), ...errors },
+        },
       },
-    },
-    async (req) => {
-      const user = requireRead(req, doc);
-      checked(req);
-      return ok(await store.page(req.server.db, user, req.query as Record<string, unknown>), t(req.lang, 'common.ok'));
-    },
-  );
-
-  app.get(
-    at('read'),
-    { ...common, schema: { tags, summary: `${title}: one record`, description: `${readText}.`, ...readX, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
-    async (req) => {
-      const user = requireRead(req, doc);
-      checked(req);
-      return ok(await store.get(req.server.db, user, (req.params as { id: number }).id), t(req.lang, 'common.ok'));
-    },
-  );
-
-  app.post(
-    at('create'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: create`,
-        description: `${create.text}. Unknown properties are refused.`,
-        'x-authorities': create['x-authorities'],
-        body: withOwnedFields(doc, writeJsonSchema(doc, 'create')),
-        response: { 200: envelopeSchema(row), ...errors },
+      async (req) => {
+        const user = requireRead(req, doc);
+        checked(req);
+        return ok(await store.page(req.server.db, user, req.query as Record<string, unknown>), t(req.lang, 'common.ok'));
       },
-    },
-    async (req) => {
-      const user = requireWrite(req, doc, 'create');
-      checked(req);
-      return ok(await store.create(req.server.db, req, user, req.body as Body), t(req.lang, 'common.ok'));
-    },
-  );
+    );
+  }
 
-  app.put(
-    at('update'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: update`,
-        description: `${update.text}. Replaces the record; \`version\` must be the one read, else 40001.`,
-        'x-authorities': update['x-authorities'],
-        params: idParamsSchema,
-        body: withOwnedFields(doc, writeJsonSchema(doc, 'update')),
-        response: { 200: envelopeSchema(row), ...errors },
+  if (served('read')) {
+    app.get(
+      at('read'),
+      { ...common, schema: { tags, summary: `${title}: one record`, description: `${readText}.`, ...readX, params: idParamsSchema, response: { 200: envelopeSchema(row), ...errors } } },
+      async (req) => {
+        const user = requireRead(req, doc);
+        checked(req);
+        return ok(await store.get(req.server.db, user, (req.params as { id: number }).id), t(req.lang, 'common.ok'));
       },
-    },
-    async (req) => {
-      const user = requireWrite(req, doc, 'update');
-      checked(req);
-      const { id } = req.params as { id: number };
-      return ok(await store.update(req.server.db, req, user, id, req.body as Body), t(req.lang, 'common.ok'));
-    },
-  );
+    );
+  }
 
-  app.delete(
-    at('batchDelete'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: delete several`,
-        description: `${remove.text}. All or nothing: one id outside your scope fails the batch with 40401.`,
-        'x-authorities': remove['x-authorities'],
-        body: batchBodySchema,
-        response: { 200: deleted, ...errors },
+  if (served('create')) {
+    app.post(
+      at('create'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: create`,
+          description: `${create.text}. Unknown properties are refused.`,
+          'x-authorities': create['x-authorities'],
+          body: withOwnedFields(doc, writeJsonSchema(doc, 'create')),
+          response: { 200: envelopeSchema(row), ...errors },
+        },
       },
-    },
-    async (req) => {
-      const user = requireWrite(req, doc, 'delete');
-      checked(req);
-      return ok(await store.remove(req.server.db, req, user, (req.body as { ids: number[] }).ids), t(req.lang, 'common.ok'));
-    },
-  );
+      async (req) => {
+        const user = requireWrite(req, doc, 'create');
+        checked(req);
+        return ok(await store.create(req.server.db, req, user, req.body as Body), t(req.lang, 'common.ok'));
+      },
+    );
+  }
 
-  app.delete(
-    at('delete'),
-    {
-      ...common,
-      schema: {
-        tags,
-        summary: `${title}: delete`,
-        description: `${remove.text}.`,
-        'x-authorities': remove['x-authorities'],
-        params: idParamsSchema,
-        response: { 200: deleted, ...errors },
+  if (served('update')) {
+    app.put(
+      at('update'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: update`,
+          description: `${update.text}. Replaces the record; \`version\` must be the one read, else 40001.`,
+          'x-authorities': update['x-authorities'],
+          params: idParamsSchema,
+          body: withOwnedFields(doc, writeJsonSchema(doc, 'update')),
+          response: { 200: envelopeSchema(row), ...errors },
+        },
       },
-    },
-    async (req) => {
-      const user = requireWrite(req, doc, 'delete');
-      checked(req);
-      return ok(await store.remove(req.server.db, req, user, [(req.params as { id: number }).id]), t(req.lang, 'common.ok'));
-    },
-  );
+      async (req) => {
+        const user = requireWrite(req, doc, 'update');
+        checked(req);
+        const { id } = req.params as { id: number };
+        return ok(await store.update(req.server.db, req, user, id, req.body as Body), t(req.lang, 'common.ok'));
+      },
+    );
+  }
+
+  if (served('batchDelete')) {
+    app.delete(
+      at('batchDelete'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: delete several`,
+          description: `${remove.text}. All or nothing: one id outside your scope fails the batch with 40401.`,
+          'x-authorities': remove['x-authorities'],
+          body: batchBodySchema,
+          response: { 200: deleted, ...errors },
+        },
+      },
+      async (req) => {
+        const user = requireWrite(req, doc, 'delete');
+        checked(req);
+        return ok(await store.remove(req.server.db, req, user, (req.body as { ids: number[] }).ids), t(req.lang, 'common.ok'));
+      },
+    );
+  }
+
+  if (served('delete')) {
+    app.delete(
+      at('delete'),
+      {
+        ...common,
+        schema: {
+          tags,
+          summary: `${title}: delete`,
+          description: `${remove.text}.`,
+          'x-authorities': remove['x-authorities'],
+          params: idParamsSchema,
+          response: { 200: deleted, ...errors },
+        },
+      },
+      async (req) => {
+        const user = requireWrite(req, doc, 'delete');
+        checked(req);
+        return ok(await store.remove(req.server.db, req, user, [(req.params as { id: number }).id]), t(req.lang, 'common.ok'));
+      },
+    );
+  }
 
   if (!hasTransitions(doc)) return;
   // One route per transition (the operation's `:name` filled in): each is documented
@@ -262,26 +291,29 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
   for (const [name, tr] of Object.entries(doc.transitions)) {
     const grant = authorityDoc(transitionGrants(doc, tr.element));
     const reason = tr.reason ? ` Stores \`reason\` in \`${tr.reason.field}\`${tr.reason.required ? ' (required, else 40001 on `reason`)' : ''}.` : '';
-    app.post(
-      at('transition').replace(':name', name),
-      {
+    const moves = `Moves \`${doc.states.field}\` from ${tr.from.map((s) => JSON.stringify(s)).join(' or ')} to ${JSON.stringify(tr.to)}; another state answers 40001 naming it.`;
+    const route = (method: 'POST' | 'PUT', url: string, legacy: boolean) =>
+      app.route({
+        method,
+        url,
         ...common,
         schema: {
           tags,
-          summary: `${title}: ${tr.title.en} (transition ${name})`,
-          description: `${grant.text}. Moves \`${doc.states.field}\` from ${tr.from.map((s) => JSON.stringify(s)).join(' or ')} to ${JSON.stringify(tr.to)}; another state answers 40001 naming it. \`version\` must be the one read, else 40001.${reason}`,
+          summary: `${title}: ${tr.title.en} (transition ${name}${legacy ? ', legacy path' : ''})`,
+          description: `${grant.text}. ${moves} ${legacy ? '`version`, when sent, must be the one read, else 40001.' : '`version` must be the one read, else 40001.'}${reason}`,
           'x-authorities': grant['x-authorities'],
           params: idParamsSchema,
-          body: transitionBodySchema(MAX_ID),
+          body: transitionRouteBodySchema(doc, tr, MAX_ID, legacy),
           response: { 200: envelopeSchema(row), ...errors },
         },
-      },
-      async (req) => {
-        const user = requireCan(req, doc, tr.element);
-        checked(req);
-        return ok(await store.transition(req.server.db, req, user, (req.params as { id: number }).id, name, req.body as Body), t(req.lang, 'common.ok'));
-      },
-    );
+        handler: async (req) => {
+          const user = requireCan(req, doc, tr.element);
+          checked(req);
+          return ok(await store.transition(req.server.db, req, user, (req.params as { id: number }).id, name, (req.body ?? {}) as Body), t(req.lang, 'common.ok'));
+        },
+      });
+    route('POST', at('transition').replace(':name', name), false);
+    if (tr.path) route(tr.path.method, transitionLegacyEndpoint(doc, tr.path).path.replace(/^\/api/, ''), true);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Lang } from '../i18n/lang.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
 import { hasTransitions, stateTitle, transitionOwnedFields, type TransitionDeclaration } from '../../runtime/schema/transitions.ts';
 import { msg } from './messages.ts';
+import { messageFor } from '../../runtime/schema/messages.ts';
 
 /**
  * The rules of a document's declared transitions on the engine's plain writes: a new
@@ -38,11 +39,15 @@ export function refuseFromState(doc: ResourceDocument, tr: TransitionDeclaration
   throw business(msg['resource.transitionRefused'], { state: stateTitle(doc, state, lang), action: tr.title[lang] });
 }
 
-/** The reason of a transition that declares one, required or not; refused on the `reason` field when missing. */
-export function transitionReason(tr: TransitionDeclaration, sent: unknown, lang: Lang): string | null {
+/** The reason of a transition that declares one, required or not; refused on the `reason` field when missing (in the field's own words when it has them). */
+export function transitionReason(doc: ResourceDocument, tr: TransitionDeclaration, sent: unknown, lang: Lang): string | null {
   const reason = typeof sent === 'string' && sent.trim() ? sent.trim() : null;
   if (tr.reason?.required && !reason) {
-    const message = t(lang, msg['resource.reasonRequired'], { action: tr.title[lang] });
+    // The reason field's own "required" message (x-messages) when it declares one.
+    const field = doc.record.properties[tr.reason.field];
+    const message = field?.['x-messages']?.required
+      ? messageFor({ rule: 'required', field }, lang)
+      : t(lang, msg['resource.reasonRequired'], { action: tr.title[lang] });
     throw business(msg['resource.reasonRequired'], { action: tr.title[lang] }, [{ field: 'reason', message }]);
   }
   return tr.reason ? reason : null;

@@ -60,13 +60,31 @@ export async function insertRecord(
   return Number(rows[0].id);
 }
 
-/** Replaces the stored record when its version is still `version`; false when it is not (a lost race). */
-export async function updateRecord(tx: Queryable, doc: ResourceDocument, id: number, version: number, data: Record<string, unknown>, userId: number): Promise<boolean> {
-  const pairs: [string, unknown][] = doc.storage ? columnValues(doc, data) : [['data', JSON.stringify(data)]];
+/**
+ * Replaces the stored record when its version is still `version`; false when it is not (a
+ * lost race). A table of its own gets only the columns whose value changes from `stored`
+ * (the record as read under the row lock): a column that other writers keep, or that the
+ * database generates (registration_requests' fields, generated from the submission), is
+ * only ever read, and an untouched column is not rewritten.
+ */
+export async function updateRecord(
+  tx: Queryable,
+  doc: ResourceDocument,
+  id: number,
+  version: number,
+  data: Record<string, unknown>,
+  userId: number,
+  stored?: Record<string, unknown>,
+): Promise<boolean> {
+  const same = (field: string) => stored !== undefined && JSON.stringify(stored[field] ?? null) === JSON.stringify(data[field] ?? null);
+  const columnOf = new Map(Object.entries(doc.storage?.columns ?? {}).map(([field, column]) => [column, field]));
+  const pairs: [string, unknown][] = doc.storage
+    ? columnValues(doc, data).filter(([column]) => !same(columnOf.get(column)!))
+    : [['data', JSON.stringify(data)]];
   const values = [...pairs.map(([, v]) => v), userId, id, version];
   const n = pairs.length;
   const res = await tx.query(
-    `UPDATE ${tableOf(doc)} r SET ${pairs.map(([c], i) => `${sqlName(c)} = $${i + 1}`).join(', ')},
+    `UPDATE ${tableOf(doc)} r SET ${pairs.map(([c], i) => `${sqlName(c)} = $${i + 1}, `).join('')}
             version = r.version + 1, updated_by = $${n + 1}, updated_at = now()
       WHERE r.id = $${n + 2} AND ${rowsOf(doc)} AND r.version = $${n + 3}`,
     values,

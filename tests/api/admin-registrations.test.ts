@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { DEMO_PASSWORD } from '../../server/seed/seed.ts';
 import { accountsFixture, type AccountsFixture } from './accounts-support.ts';
+import { can } from '../../runtime/access/can.ts';
+import { readResourceDocuments } from '../../server/resources/load.ts';
 
 describe.each(engines())('registration review, farms and seedling bases on $name', (engine) => {
   let f: AccountsFixture;
@@ -104,6 +106,116 @@ describe.each(engines())('registration review, farms and seedling bases on $name
       await f.login('newbase', 'secret_1');
       const roles = await f.db.query<{ code: string }>(`SELECT r.code FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id WHERE u.username = 'newbase'`);
       expect(roles.rows).toEqual([{ code: 'seedlingBase' }]);
+    });
+  });
+
+  // The review is served by the resource engine (schemas/resources/registrations.json): the
+  // features it needed, seen through its endpoints.
+  describe('the engine features the review rests on', () => {
+    const pending = async (username: string, phone: string, orgType = 0) =>
+      (
+        await f.db.query<{ id: number }>(`INSERT INTO registration_requests(payload) VALUES ($1) RETURNING id`, [
+          JSON.stringify({ username, name: '引擎测试', phone, passwordHash: 'scrypt$x', orgName: `${username}机构`, orgType }),
+        ])
+      ).rows[0].id;
+
+    it('serves no plain write: create, update and delete answer as routes that do not exist, nothing changes, and nobody is granted them', async () => {
+      const id = await pending('engine_ops', '13912348001');
+      const unknown = await f.as('admin', 'POST', '/api/admin/registrationNoSuchThing', {});
+      expect(unknown.http).toBe(404);
+      const before = await f.snapshot();
+      const rows = async () => (await f.db.query(`SELECT id, status, version FROM registration_requests ORDER BY id`)).rows;
+      const stored = await rows();
+      for (const [method, url, body] of [
+        ['POST', '/api/admin/registration', { username: 'x', name: 'x', phone: '1', orgName: 'x', orgType: 0 }],
+        ['PUT', `/api/admin/registration/${id}`, { status: 'approved', version: 1 }],
+        ['DELETE', `/api/admin/registration/${id}`, undefined],
+        ['DELETE', '/api/admin/registration/batch', { ids: [id] }],
+      ] as const) {
+        const r = await f.as('admin', method, url, body);
+        expect([r.http, r.status], `${method} ${url}`).toEqual([unknown.http, unknown.status]);
+      }
+      expect(await f.snapshot()).toBe(before);
+      expect(await rows()).toEqual(stored);
+      // The console's gating asks the same rule: every code of the menu, still no plain write.
+      const doc = (await readResourceDocuments()).find((d) => d.name === 'registrations')!;
+      const all = { menus: new Set([doc.authority]), elements: new Set(['add', 'edit', 'delete', 'approve', 'reject'].map((e) => `${doc.authority}:${e}`)) };
+      expect(['read', 'create', 'update', 'delete', 'approve', 'reject'].map((a) => can(all, doc, a))).toEqual([true, false, false, false, true, true]);
+      // Nor does the OpenAPI document list them.
+      const paths = (await f.app.inject({ method: 'GET', url: '/api/openapi.json' })).json().paths as Record<string, object>;
+      const ops = Object.entries(paths)
+        .filter(([path]) => path.startsWith('/api/admin/registration'))
+        .flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`))
+        .sort();
+      expect(ops).toEqual([
+          'GET /api/admin/registration/page',
+          'GET /api/admin/registration/{id}',
+          'POST /api/admin/registration/{id}/transitions/approve',
+          'POST /api/admin/registration/{id}/transitions/reject',
+          'PUT /api/admin/registration/{id}/approve',
+          'PUT /api/admin/registration/{id}/reject',
+        ].sort());
+    });
+
+    it('serves each transition at its legacy path, where version is optional but checked when sent, and at the transition route, where it is required', async () => {
+      const id = await pending('engine_path', '13912348002');
+      const row = (await f.as('admin', 'GET', `/api/admin/registration/${id}`)).data;
+      expect(row).toMatchObject({ status: 'pending', version: 1, _transitions: ['approve', 'reject'], reason: null, orgId: null, reviewedByName: null });
+      expect(JSON.stringify(row)).not.toMatch(/scrypt\$|passwordHash/);
+      // A stale version is refused on either path, naming the field.
+      const stale = await f.as('admin', 'PUT', `/api/admin/registration/${id}/reject`, { reason: '过期', version: 7 });
+      expect([stale.status, stale.data.errors[0].field]).toEqual([40001, 'version']);
+      const noVersion = await f.as('admin', 'POST', `/api/admin/registration/${id}/transitions/reject`, { reason: '缺版本' });
+      expect(noVersion.status).toBe(40001);
+      const r = await f.as('admin', 'POST', `/api/admin/registration/${id}/transitions/reject`, { reason: '资料不全', version: row.version });
+      expect(r.status).toBe(200);
+      expect(r.data).toMatchObject({ status: 'rejected', reason: '资料不全', version: 2, _transitions: [], reviewedBy: await f.userId('admin'), reviewedByName: '平台管理员' });
+      expect(r.data.reviewedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(await f.auditCount('registration.reject', id)).toBe(1);
+      // The submission itself is only read: the transition left it as it was.
+      const stored = await f.db.query<{ payload: { username: string; passwordHash: string }; username: string }>('SELECT payload, username FROM registration_requests WHERE id = $1', [id]);
+      expect(stored.rows[0]).toMatchObject({ username: 'engine_path', payload: { username: 'engine_path', passwordHash: 'scrypt$x' } });
+    });
+
+    it('approves with another role when one is sent, and refuses a platform role or an unknown one', async () => {
+      const id = await pending('engine_role', '13912348003', 0);
+      const platformRole = (await f.db.query<{ id: number }>('SELECT id FROM roles WHERE platform ORDER BY id LIMIT 1')).rows[0].id;
+      for (const roleId of [platformRole, 999999]) {
+        expect((await f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, { roleId })).status, String(roleId)).toBe(40001);
+      }
+      for (const body of [{ roleId: 'x' }, { roleId: 0 }, { roleId: 1, other: 1 }]) {
+        expect((await f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, body)).status, JSON.stringify(body)).toBe(40001);
+      }
+      expect((await f.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE username = 'engine_role'`)).rows[0].n).toBe(0);
+      const manufacturer = (await f.db.query<{ id: number }>(`SELECT id FROM roles WHERE code = 'manufacturer'`)).rows[0].id;
+      const r = await f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, { roleId: manufacturer });
+      expect(r.status).toBe(200);
+      const roles = await f.db.query<{ code: string }>(`SELECT r.code FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id WHERE u.username = 'engine_role'`);
+      expect(roles.rows).toEqual([{ code: 'manufacturer' }]);
+    });
+
+    it('of an approval and a rejection racing without a version, one wins and the other is told the request is no longer pending', async () => {
+      const id = await pending('engine_race', '13912348004');
+      const [a, b] = await Promise.all([
+        f.as('admin', 'PUT', `/api/admin/registration/${id}/approve`, {}),
+        f.as('admin', 'PUT', `/api/admin/registration/${id}/reject`, { reason: '同时驳回' }),
+      ]);
+      const statuses = [a.status, b.status].sort();
+      expect(statuses).toEqual([200, 40001]);
+      const [won, lost] = a.status === 200 ? [a, b] : [b, a];
+      const state = won.data.status === 'approved' ? 'Approved' : 'Rejected';
+      expect(lost.message).toBe(`This record is «${state}», so «${won === a ? 'Reject' : 'Approve'}» cannot be done now`);
+      const users = (await f.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE username = 'engine_race'`)).rows[0].n;
+      expect(users).toBe(won === a ? 1 : 0);
+      expect(await f.auditCount(`registration.${won === a ? 'approve' : 'reject'}`, id)).toBe(1);
+      expect(await f.auditCount(`registration.${won === a ? 'reject' : 'approve'}`, id)).toBe(0);
+    });
+
+    it('refuses the review to an account without its menu code, before looking at the body', async () => {
+      const id = await pending('engine_codes', '13912348005');
+      expect((await f.as('agent', 'PUT', `/api/admin/registration/${id}/approve`, {})).status).toBe(40301);
+      expect((await f.as('agent', 'PUT', `/api/admin/registration/${id}/reject`, { extra: 1 })).status).toBe(40301);
+      expect((await f.as('agent', 'GET', `/api/admin/registration/${id}`)).status).toBe(40301);
     });
   });
 

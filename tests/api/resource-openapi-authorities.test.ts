@@ -5,6 +5,7 @@ import { readResourceDocuments } from '../../server/resources/load.ts';
 import { readMenusFile } from '../../server/seed/menus.ts';
 import { elementCodes, menuCodes } from '../../runtime/schema/menus.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
+import { servesOperation } from '../../runtime/protocol/operations.ts';
 
 interface Grant {
   menu: string;
@@ -51,21 +52,26 @@ describe.each(engines())('OpenAPI authorities of resource operations on $name', 
       const res = await t.app.inject({ method, url, payload, headers: { authorization: token } });
       return res.json().status as number;
     };
-    return [
-      { path: `${b}/page`, method: 'get', action: 'read', call: send('GET', `${b}/page`) },
-      { path: `${b}/{id}`, method: 'get', action: 'read', call: send('GET', `${b}/999999`) },
-      { path: b, method: 'post', action: 'create', call: send('POST', b, {}) },
-      { path: `${b}/{id}`, method: 'put', action: 'update', call: send('PUT', `${b}/999999`, {}) },
-      { path: `${b}/batch`, method: 'delete', action: 'delete', call: send('DELETE', `${b}/batch`, {}) },
-      { path: `${b}/{id}`, method: 'delete', action: 'delete', call: send('DELETE', `${b}/999999`) },
-      // Each declared transition is an operation of its own, guarded by its element code.
-      ...Object.keys(doc.transitions ?? {}).map((name) => ({
-        path: `${b}/{id}/transitions/${name}`,
-        method: 'post',
-        action: name,
-        call: send('POST', `${b}/999999/transitions/${name}`, {}),
-      })),
+    const plain = [
+      { op: 'page', path: `${b}/page`, method: 'get', action: 'read', call: send('GET', `${b}/page`) },
+      { op: 'read', path: `${b}/{id}`, method: 'get', action: 'read', call: send('GET', `${b}/999999`) },
+      { op: 'create', path: b, method: 'post', action: 'create', call: send('POST', b, {}) },
+      { op: 'update', path: `${b}/{id}`, method: 'put', action: 'update', call: send('PUT', `${b}/999999`, {}) },
+      { op: 'batchDelete', path: `${b}/batch`, method: 'delete', action: 'delete', call: send('DELETE', `${b}/batch`, {}) },
+      { op: 'delete', path: `${b}/{id}`, method: 'delete', action: 'delete', call: send('DELETE', `${b}/999999`) },
     ] as const;
+    return [
+      // Only the operations the document serves (docs/resources.md, "Serving fewer operations").
+      ...plain.filter((p) => servesOperation(doc, p.op)),
+      // Each declared transition is an operation of its own, guarded by its element code,
+      // and so is its legacy path when it declares one.
+      ...Object.entries(doc.transitions ?? {}).flatMap(([name, tr]) => [
+        { path: `${b}/{id}/transitions/${name}`, method: 'post', action: name, call: send('POST', `${b}/999999/transitions/${name}`, {}) },
+        ...(tr.path
+          ? [{ path: `${b}/{id}/${tr.path.segment}`, method: tr.path.method.toLowerCase(), action: name, call: send(tr.path.method, `${b}/999999/${tr.path.segment}`, {}) }]
+          : []),
+      ]),
+    ];
   };
 
   it('lists, for every operation, each grant the guard accepts and none that it refuses', async () => {

@@ -56,6 +56,30 @@ describe('resource documents with transitions', () => {
     expect(problemsOf((d) => delete d.states)).toEqual(['/transitions needs "states" declaring the state field and its values']);
   });
 
+  it('needs the element code of every write it serves, and none of a write it does not serve', () => {
+    expect(problemsOf((d) => delete d.elements.create)).toEqual(['/elements/create is required: the document serves create']);
+    expect(problemsOf((d) => delete d.elements.delete)).toEqual(['/elements/delete is required: the document serves delete and batchDelete']);
+    expect(problemsOf((d) => ((d.operations = ['page', 'read', 'delete']), delete d.elements.create, delete d.elements.update))).toEqual([]);
+    expect(problemsOf((d) => (d.operations = ['page', 'page']))).toEqual([expect.stringMatching(/^\/operations /)]);
+    expect(problemsOf((d) => (d.operations = ['page', 'publish']))).toEqual([expect.stringMatching(/^\/operations\/1 /)]);
+  });
+
+  it('checks legacy paths and input of transitions', () => {
+    expect(problemsOf((d) => (d.transitions.approve.path = { method: 'PUT', segment: 'approve' }))).toEqual([]);
+    expect(
+      problemsOf((d) => {
+        d.transitions.approve.path = { method: 'PUT', segment: 'review' };
+        d.transitions.reject.path = { method: 'PUT', segment: 'review' };
+      }),
+    ).toEqual(['/transitions/reject/path is also the path of transition "approve"']);
+    expect(problemsOf((d) => (d.transitions.approve.path = { method: 'PUT', segment: 'transitions' }))).not.toEqual([]);
+    expect(problemsOf((d) => (d.transitions.approve.path = { method: 'DELETE', segment: 'approve' }))).not.toEqual([]);
+    const field = { type: 'integer', minimum: 1, maximum: 10, 'x-title': { zh: '角色', en: 'Role', es: 'Rol' } };
+    expect(problemsOf((d) => (d.transitions.approve.input = { roleId: field }))).toEqual([]);
+    expect(problemsOf((d) => (d.transitions.approve.input = { version: field }))).toEqual(['/transitions/approve/input/version is a name the transition body already uses']);
+    expect(problemsOf((d) => (d.transitions.approve.input = { roleId: { type: 'integer', 'x-title': field['x-title'] } }))).not.toEqual([]);
+  });
+
   it('refuses a transition named like a write (its log entry would be mistaken for one), through the meta-schema', () => {
     const found = problemsOf((d) => {
       d.transitions.update = d.transitions.approve;

@@ -11,6 +11,8 @@ import { COMPARE_KINDS, ruleFields, type CrossFieldRule } from '../cross-rules.t
 import validateResourceMeta from '../generated/resource.ts';
 import { parseSort, filterParamNames, scalarTypeOf } from './query.ts';
 import { checkTransitions } from '../transitions.ts';
+import { servesOperation } from '../../protocol/operations.ts';
+import { WRITE_OPERATIONS } from './access.ts';
 import { checkPublicRead } from '../public-read.ts';
 import {
   META_FIELDS, PAGE_PARAMS,
@@ -130,6 +132,12 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
   for (const [action, code] of Object.entries(d.elements)) {
     if (!code.startsWith(`${d.authority}:`))
       problems.push({ pointer: `/elements/${action}`, message: `element codes are "<authority>:<action>"; expected a code starting with "${d.authority}:"` });
+  }
+
+  // Each write the document serves needs its element code; a write it does not serve needs none.
+  for (const [action, ops] of Object.entries(WRITE_OPERATIONS)) {
+    if (d.elements[action] === undefined && ops.some((op) => servesOperation(d, op)))
+      problems.push({ pointer: `/elements/${action}`, message: `is required: the document serves ${ops.filter((op) => servesOperation(d, op)).join(' and ')}` });
   }
 
   (d.authorityAliases ?? []).forEach((alias, i) => {

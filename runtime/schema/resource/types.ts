@@ -8,6 +8,7 @@ import type { CrossFieldRule } from '../cross-rules.ts';
 import type { FieldMessages } from '../messages.ts';
 import type { StateMachine, Transitions } from '../transitions.ts';
 import type { PublicRead } from '../public-read.ts';
+import type { ResourceOperation } from '../../protocol/operations.ts';
 
 export type { CrossFieldRule } from '../cross-rules.ts';
 
@@ -96,8 +97,10 @@ export interface ResourceDocument {
   authorityAliases?: string[];
   /** Menu codes that grant reading only (selects and related lists of other screens). */
   readAuthorities?: string[];
-  /** Element codes of the writes, and of the transitions under further keys. */
-  elements: { create: string; update: string; delete: string; [element: string]: string };
+  /** Element codes of the writes it serves (create, update, delete), and of the transitions under further keys. */
+  elements: Record<string, string>;
+  /** The plain operations served, when not all six (runtime/protocol/operations.ts). */
+  operations?: ResourceOperation[];
   scope: ResourceScope;
   record: RecordSchema;
   displayField: string;
