@@ -37,6 +37,11 @@ export const msg = defineMessages({
     en: 'The plan date {date} is before the group was planted ({plantedOn}); choose a later start date',
     es: 'La fecha del plan {date} es anterior a la plantación del grupo ({plantedOn}); elija una fecha de inicio posterior',
   },
+  'planting.itemBeforePlanting': {
+    zh: '计划日期 {date} 早于种植组的定植日期 {plantedOn}，请把这项农事安排在定植当天或之后',
+    en: 'The plan date {date} is before the group was planted ({plantedOn}); move this item to the planting date or later',
+    es: 'La fecha del plan {date} es anterior a la plantación del grupo ({plantedOn}); mueva este elemento a la fecha de plantación o después',
+  },
   'planting.beforeSeason': {
     zh: '计划日期 {date} 早于种植季开始日期 {seasonStart}',
     en: 'The plan date {date} is before the season starts ({seasonStart})',

@@ -113,7 +113,10 @@ export function checkGroupDates(dates: { startOn: string; endOn: string }[], gro
  * refusal goes (the item's own fields, or an adjustment's of a generated plan).
  */
 export function checkItemDates(item: { startOn: string; endOn: string }, group: Group, fields = { startOn: 'startOn', endOn: 'endOn' }): Problem[] {
-  const start = checkGroupDates([{ startOn: item.startOn, endOn: item.startOn }], group, fields.startOn).filter((p) => p.key !== 'planting.afterSeason');
+  // One item moves on its own: the advice is to move it, not the whole plan's start date.
+  const start = checkGroupDates([{ startOn: item.startOn, endOn: item.startOn }], group, fields.startOn)
+    .filter((p) => p.key !== 'planting.afterSeason')
+    .map((p) => (p.key === 'planting.beforePlanting' ? { ...p, key: 'planting.itemBeforePlanting' } : p));
   const end = checkGroupDates([{ startOn: item.endOn, endOn: item.endOn }], group, fields.endOn).filter((p) => p.key === 'planting.afterSeason');
   return [...start, ...end];
 }

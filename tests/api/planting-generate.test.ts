@@ -165,7 +165,7 @@ describe.each(engines())('planting plans on $name', (engine) => {
       return r.data.errors;
     };
     expect(await refused({ orderNumber: 2, startOn: addDays(start, -1), endOn: addDays(start, 1) })).toEqual([
-      { field: 'adjustments/1/startOn', message: `The plan date ${addDays(start, -1)} is before the group was planted (${start}); choose a later start date` },
+      { field: 'adjustments/1/startOn', message: `The plan date ${addDays(start, -1)} is before the group was planted (${start}); move this item to the planting date or later` },
     ]);
     expect(await refused({ orderNumber: 2, startOn: start, endOn: addDays(String(group.seasonEnd), 1) })).toEqual([
       { field: 'adjustments/1/endOn', message: expect.stringContaining(`after the season ends (${group.seasonEnd})`) },
