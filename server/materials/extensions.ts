@@ -5,7 +5,6 @@
  * movements are history). Every hook runs inside the write's transaction, so a refusal
  * changes nothing.
  */
-import type { Queryable } from '../db/database.ts';
 import type { FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { CreateContext, DeleteContext, HookContext, ResourceExtension, UpdateContext } from '../resources/extensions.ts';
@@ -13,17 +12,6 @@ import { invalidInput } from '../resources/validation.ts';
 import './messages.ts';
 
 type Data = Record<string, unknown>;
-
-/** The farm a new record will belong to: the engine's owner rule (the body's farmId, else the caller's organisation). */
-function newOwnerFarm(ctx: HookContext): number | null {
-  const sent = (ctx.req.body as { farmId?: unknown } | undefined)?.farmId;
-  return typeof sent === 'number' ? sent : ctx.user.orgId;
-}
-
-async function storedFarm(tx: Queryable, id: number): Promise<number | null> {
-  const { rows } = await tx.query<{ farm_id: number | null }>('SELECT farm_id FROM resource_records WHERE id = $1', [id]);
-  return rows[0]?.farm_id == null ? null : Number(rows[0].farm_id);
-}
 
 async function checkMaterial(ctx: HookContext, data: Data, farmId: number | null, self: number | null): Promise<void> {
   const errors: FieldError[] = [];
@@ -62,8 +50,8 @@ export const materialsResourceExtensions: ResourceExtension[] = [
   {
     resource: 'farmMaterials',
     hooks: {
-      beforeCreate: async (ctx: CreateContext) => checkMaterial(ctx, ctx.data, newOwnerFarm(ctx), null),
-      beforeUpdate: async (ctx: UpdateContext) => checkMaterial(ctx, ctx.data, await storedFarm(ctx.tx, ctx.id), ctx.id),
+      beforeCreate: async (ctx: CreateContext) => checkMaterial(ctx, ctx.data, ctx.farmId, null),
+      beforeUpdate: async (ctx: UpdateContext) => checkMaterial(ctx, ctx.data, ctx.farmId, ctx.id),
     },
   },
   keepIfUsed('farmMaterials', 'SELECT DISTINCT material_id AS id FROM material_movement_lines WHERE material_id = ANY($1::bigint[]) ORDER BY 1 LIMIT 1'),

@@ -13,7 +13,7 @@ import { Params } from '../db/params.ts';
 import type { FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
-import type { CreateContext, DeleteContext, HookContext, ResourceExtension, TransitionContext, UpdateContext } from '../resources/extensions.ts';
+import type { CreateContext, DeleteContext, ResourceExtension, TransitionContext, UpdateContext } from '../resources/extensions.ts';
 import { invalidInput } from '../resources/validation.ts';
 import './messages.ts';
 import {
@@ -59,17 +59,6 @@ async function load<T = Data>(tx: Queryable, resource: string, id: unknown, lock
 async function loadOfFarm<T = Data>(tx: Queryable, resource: string, id: unknown, farmId: number | null, lock: '' | 'FOR SHARE' = ''): Promise<Row<T> | null> {
   const row = await load<T>(tx, resource, id, lock);
   return row && row.farmId === farmId ? row : null;
-}
-
-/** The farm a new record will belong to: the engine's owner rule (the body's farmId, else the caller's organisation). */
-function newOwnerFarm(ctx: HookContext): number | null {
-  const sent = (ctx.req.body as { farmId?: unknown } | undefined)?.farmId;
-  return typeof sent === 'number' ? sent : ctx.user.orgId;
-}
-
-async function storedFarm(tx: Queryable, id: number): Promise<number | null> {
-  const { rows } = await tx.query<{ farm_id: number | null }>('SELECT farm_id FROM resource_records WHERE id = $1', [id]);
-  return rows[0]?.farm_id == null ? null : Number(rows[0].farm_id);
 }
 
 /**
@@ -122,12 +111,12 @@ function closedGroupGuard(resource: string): ResourceExtension {
   return {
     resource,
     hooks: {
-      beforeCreate: async (ctx: CreateContext) => refuseClosedGroup(ctx.tx, resource, [ctx.data], newOwnerFarm(ctx), ctx.lang),
-      beforeUpdate: async (ctx: UpdateContext) => refuseClosedGroup(ctx.tx, resource, [ctx.current, ctx.data], await storedFarm(ctx.tx, ctx.id), ctx.lang),
+      beforeCreate: async (ctx: CreateContext) => refuseClosedGroup(ctx.tx, resource, [ctx.data], ctx.farmId, ctx.lang),
+      beforeUpdate: async (ctx: UpdateContext) => refuseClosedGroup(ctx.tx, resource, [ctx.current, ctx.data], ctx.farmId, ctx.lang),
       beforeDelete: async (ctx: DeleteContext) => {
-        for (const id of ctx.ids) await refuseClosedGroup(ctx.tx, resource, [ctx.current.get(id) ?? {}], await storedFarm(ctx.tx, id), ctx.lang);
+        for (const id of ctx.ids) await refuseClosedGroup(ctx.tx, resource, [ctx.current.get(id) ?? {}], ctx.farmIds.get(id) ?? null, ctx.lang);
       },
-      beforeTransition: async (ctx: TransitionContext) => refuseClosedGroup(ctx.tx, resource, [ctx.current], await storedFarm(ctx.tx, ctx.id), ctx.lang),
+      beforeTransition: async (ctx: TransitionContext) => refuseClosedGroup(ctx.tx, resource, [ctx.current], ctx.farmId, ctx.lang),
     },
   };
 }
@@ -155,10 +144,10 @@ async function checkPlots(tx: Queryable, data: Data, farmId: number | null, lang
 const groups: ResourceExtension = {
   resource: 'plantGroups',
   hooks: {
-    beforeCreate: async (ctx) => checkPlots(ctx.tx, ctx.data, newOwnerFarm(ctx), ctx.lang),
+    beforeCreate: async (ctx) => checkPlots(ctx.tx, ctx.data, ctx.farmId, ctx.lang),
     beforeUpdate: async (ctx) => {
       refuseClosedItself(ctx.current, ctx.lang);
-      await checkPlots(ctx.tx, ctx.data, await storedFarm(ctx.tx, ctx.id), ctx.lang);
+      await checkPlots(ctx.tx, ctx.data, ctx.farmId, ctx.lang);
     },
     beforeDelete: async (ctx) => {
       for (const current of ctx.current.values()) refuseClosedItself(current, ctx.lang);
@@ -197,11 +186,11 @@ const plans: ResourceExtension = {
   hooks: {
     beforeCreate: async (ctx) => {
       keepRejectReason(ctx.data, {}, ctx.lang);
-      await checkPlan(ctx.tx, ctx.data, newOwnerFarm(ctx), ctx.lang);
+      await checkPlan(ctx.tx, ctx.data, ctx.farmId, ctx.lang);
     },
     beforeUpdate: async (ctx) => {
       keepRejectReason(ctx.data, ctx.current, ctx.lang);
-      await checkPlan(ctx.tx, ctx.data, await storedFarm(ctx.tx, ctx.id), ctx.lang);
+      await checkPlan(ctx.tx, ctx.data, ctx.farmId, ctx.lang);
     },
   },
 };
@@ -217,8 +206,8 @@ async function checkItem(tx: Queryable, data: Data, farmId: number | null, lang:
 const items: ResourceExtension = {
   resource: 'planItems',
   hooks: {
-    beforeCreate: async (ctx) => checkItem(ctx.tx, ctx.data, newOwnerFarm(ctx), ctx.lang),
-    beforeUpdate: async (ctx) => checkItem(ctx.tx, ctx.data, await storedFarm(ctx.tx, ctx.id), ctx.lang),
+    beforeCreate: async (ctx) => checkItem(ctx.tx, ctx.data, ctx.farmId, ctx.lang),
+    beforeUpdate: async (ctx) => checkItem(ctx.tx, ctx.data, ctx.farmId, ctx.lang),
   },
 };
 
@@ -248,8 +237,8 @@ async function checkTask(tx: Queryable, data: Data, farmId: number | null, lang:
 const tasks: ResourceExtension = {
   resource: 'farmingTasks',
   hooks: {
-    beforeCreate: async (ctx) => checkTask(ctx.tx, ctx.data, newOwnerFarm(ctx), ctx.lang),
-    beforeUpdate: async (ctx) => checkTask(ctx.tx, ctx.data, await storedFarm(ctx.tx, ctx.id), ctx.lang),
+    beforeCreate: async (ctx) => checkTask(ctx.tx, ctx.data, ctx.farmId, ctx.lang),
+    beforeUpdate: async (ctx) => checkTask(ctx.tx, ctx.data, ctx.farmId, ctx.lang),
   },
 };
 
@@ -265,8 +254,8 @@ async function checkRecordTask(tx: Queryable, data: Data, farmId: number | null,
 const records: ResourceExtension = {
   resource: 'farmingRecords',
   hooks: {
-    beforeCreate: async (ctx) => checkRecordTask(ctx.tx, ctx.data, newOwnerFarm(ctx), ctx.lang),
-    beforeUpdate: async (ctx) => checkRecordTask(ctx.tx, ctx.data, await storedFarm(ctx.tx, ctx.id), ctx.lang),
+    beforeCreate: async (ctx) => checkRecordTask(ctx.tx, ctx.data, ctx.farmId, ctx.lang),
+    beforeUpdate: async (ctx) => checkRecordTask(ctx.tx, ctx.data, ctx.farmId, ctx.lang),
   },
 };
 

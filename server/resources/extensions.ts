@@ -22,6 +22,8 @@ export interface HookContext {
 export interface CreateContext extends HookContext {
   /** The record about to be stored; a before-hook may change it (after validation). */
   data: Record<string, unknown>;
+  /** The farm the record will belong to (the engine's owner rule: the body's farmId, else the caller's organisation); null for platform records. */
+  farmId: number | null;
 }
 
 export interface CreatedContext extends CreateContext {
@@ -34,12 +36,16 @@ export interface UpdateContext extends HookContext {
   data: Record<string, unknown>;
   /** The record as stored before this write. */
   current: Record<string, unknown>;
+  /** The farm the stored record belongs to (null for platform records). */
+  farmId: number | null;
 }
 
 export interface DeleteContext extends HookContext {
   ids: number[];
   /** The records about to be deleted (or just deleted), by id. */
   current: Map<number, Record<string, unknown>>;
+  /** The farm each of them belongs to, by id (null for platform records). */
+  farmIds: Map<number, number | null>;
 }
 
 export interface TransitionContext extends HookContext {
@@ -51,6 +57,8 @@ export interface TransitionContext extends HookContext {
   data: Record<string, unknown>;
   /** The record as stored before the transition. */
   current: Record<string, unknown>;
+  /** The farm the record belongs to (null for platform records). */
+  farmId: number | null;
   reason: string | null;
   /** The values sent for the transition's declared `input` (validated), by name. */
   input: Record<string, unknown>;

@@ -89,7 +89,7 @@ export class ResourceStore {
     return db.transaction(async (tx) => {
       const owner = await this.owner(tx, user, body);
       const base = { tx, req, user, lang: req.lang, doc: this.doc };
-      await this.hooks.run('beforeCreate', { ...base, data });
+      await this.hooks.run('beforeCreate', { ...base, data, farmId: owner.farmId });
       await this.checkReferences(tx, data, owner, req.lang);
       const id = await insertRecord(tx, this.doc, owner, data, user.id);
       const names = auditNames(this.doc);
@@ -99,7 +99,7 @@ export class ResourceStore {
         recordId: id,
         changes: { farmId: isSelfOwned(this.doc) ? id : owner.farmId, blocId: owner.blocId, version: { from: null, to: 1 }, fields: diffRecords(null, data) },
       });
-      await this.hooks.run('afterCreate', { ...base, data, id });
+      await this.hooks.run('afterCreate', { ...base, data, id, farmId: isSelfOwned(this.doc) ? id : owner.farmId });
       return this.reply(tx, (await this.fetch(tx, user, id))!, user);
     });
   }
@@ -122,7 +122,7 @@ export class ResourceStore {
       settleOwnedFields(this.doc, data, current.data, req.lang);
       settleFixedFields(this.doc, data);
       if (partial) assertCrossFieldRules(this.doc, data, req.lang);
-      const ctx = { tx, req, user, lang: req.lang, doc: this.doc, id, data, current: current.data };
+      const ctx = { tx, req, user, lang: req.lang, doc: this.doc, id, data, current: current.data, farmId: farmIdOf(current.farm_id) };
       await this.hooks.run('beforeUpdate', ctx);
       await this.checkReferences(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, req.lang);
       if (!(await updateRecord(tx, this.doc, id, version, data, user.id, current.data))) throw stale();
@@ -165,7 +165,7 @@ export class ResourceStore {
         else data[tr.reason.field] = reason;
       }
       const input = Object.fromEntries(Object.keys(tr.input ?? {}).flatMap((k) => (body[k] !== undefined ? [[k, body[k]]] : [])));
-      const ctx = { tx, req, user, lang: req.lang, doc, id, transition: name, from, to: tr.to, data, current: current.data, reason, input };
+      const ctx = { tx, req, user, lang: req.lang, doc, id, transition: name, from, to: tr.to, data, current: current.data, farmId: farmIdOf(current.farm_id), reason, input };
       await this.hooks.run('beforeTransition', ctx);
       if (!(await updateRecord(tx, doc, id, version, data, user.id, current.data))) throw stale();
       const names = auditNames(doc);
@@ -215,7 +215,16 @@ export class ResourceStore {
         p.values,
       );
       if (rows.length !== ids.length) throw notFound();
-      const ctx = { tx, req, user, lang: req.lang, doc: this.doc, ids, current: new Map(rows.map((r) => [Number(r.id), r.data])) };
+      const ctx = {
+        tx,
+        req,
+        user,
+        lang: req.lang,
+        doc: this.doc,
+        ids,
+        current: new Map(rows.map((r) => [Number(r.id), r.data])),
+        farmIds: new Map(rows.map((r) => [Number(r.id), farmIdOf(r.farm_id)])),
+      };
       await this.hooks.run('beforeDelete', ctx);
       await this.checkNotReferenced(tx, ids, req.lang);
       await deleteRecords(tx, this.doc, ids);
@@ -339,6 +348,11 @@ export class ResourceStore {
       if (rows[0].n > 0) throw business(msg['resource.stillReferenced'], { count: rows[0].n, source: doc.title[lang] });
     }
   }
+}
+
+/** A farm id as the driver gives it (bigint columns may arrive as strings). */
+function farmIdOf(value: number | string | null): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }
 
 function stale() {

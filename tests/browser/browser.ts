@@ -29,3 +29,12 @@ export async function logIn(page: Page, username: string, password = 'demo_2026'
 export async function cookieMap(context: BrowserContext): Promise<Record<string, string>> {
   return Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
 }
+
+/** A GET of the API with the session the page signed in to (its token cookie), in zh: the reply's data, or a thrown status and message. */
+export async function sessionApi<T = unknown>(context: BrowserContext, url: string): Promise<T> {
+  const { token } = await cookieMap(context);
+  const res = await context.request.fetch(url, { headers: { Authorization: token, 'Accept-Language': 'zh' } });
+  const body = (await res.json()) as { status: number; message: string; data: T };
+  if (body.status !== 200) throw new Error(`${url}: ${body.status} ${body.message}`);
+  return body.data;
+}

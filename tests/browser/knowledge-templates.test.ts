@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cookieMap, launchBrowser, logIn, newPage } from './browser.ts';
+import { launchBrowser, logIn, newPage, sessionApi } from './browser.ts';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -19,13 +19,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function api<T = unknown>(url: string): Promise<T> {
-  const { token } = await cookieMap(context);
-  const res = await context.request.fetch(url, { headers: { Authorization: token, 'Accept-Language': 'zh' } });
-  const body = (await res.json()) as { status: number; message: string; data: T };
-  if (body.status !== 200) throw new Error(`${url}: ${body.status} ${body.message}`);
-  return body.data;
-}
+const api = <T = unknown>(url: string): Promise<T> => sessionApi<T>(context, url);
 
 type Template = { id: number; name: string; workItems: { name: string }[] };
 
