@@ -3,7 +3,8 @@
  * reversal and the ledger of one material in one store, under /api/farmMaterials. Every
  * route checks the caller's codes itself; writes run in one transaction each.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { typedRoutes, type TypedApp } from '../http/typed-routes.ts';
 import { forbidden, notFound, ok } from '../http/envelope.ts';
 import { can } from '../../runtime/access/can.ts';
 import { requireCan } from '../http/guard.ts';
@@ -13,7 +14,7 @@ import { okObject, okPage, okArray } from '../admin/schemas.ts';
 import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { farmScope, MaterialsLedger, type MovementInput } from './ledger.ts';
-import { ledgerPage, movementPage, movementWithLines, stockPage, type MovementQuery, type StockQuery } from './reads.ts';
+import { ledgerPage, movementPage, movementWithLines, stockPage } from './reads.ts';
 import './messages.ts';
 
 const tags = ['materials'];
@@ -52,7 +53,7 @@ const line = (direction: 'in' | 'out') => ({
     // A stock-out's price is the batch's average cost and its dates the batch's: never typed.
     ...(direction === 'in' ? { unitPrice: { type: 'number', minimum: 0, maximum: 10000000 }, producedOn: date, expiresOn: date } : {}),
   },
-});
+}) as const;
 
 const movementBody = (direction: 'in' | 'out') => ({
   type: 'object',
@@ -67,11 +68,12 @@ const movementBody = (direction: 'in' | 'out') => ({
     note: { type: 'string', maxLength: 500, pattern: '^[^<>]*$' },
     lines: { type: 'array', minItems: 1, maxItems: 100, items: line(direction) },
   },
-});
+}) as const;
 
-const idParams = { type: 'object', additionalProperties: false, required: ['id'], properties: { id } };
+const idParams = { type: 'object', additionalProperties: false, required: ['id'], properties: { id } } as const;
 
-export const materialsRoutes: FastifyPluginAsync = async (app) => {
+export const materialsRoutes: FastifyPluginAsync = async (plain) => {
+  const app = typedRoutes(plain);
   const ledger = new MaterialsLedger();
   registerWrites(app, ledger);
   registerReads(app, ledger);
@@ -82,10 +84,10 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-function registerWrites(app: FastifyInstance, ledger: MaterialsLedger) {
+function registerWrites(app: TypedApp, ledger: MaterialsLedger) {
   for (const direction of ['in', 'out'] as const) {
     const path = direction === 'in' ? '/farmMaterials/movements/stockIn' : '/farmMaterials/movements/stockOut';
-    app.post<{ Body: MovementInput }>(
+    app.post(
       path,
       {
         validatorCompiler: resourceValidatorCompiler,
@@ -104,13 +106,16 @@ function registerWrites(app: FastifyInstance, ledger: MaterialsLedger) {
       async (req) => {
         const me = requireStoreAction(req, 'add');
         if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-        const movementId = await app.db.transaction((tx) => (direction === 'in' ? ledger.stockIn(tx, req, me, req.body) : ledger.stockOut(tx, req, me, req.body)));
+        // One route per direction from one schema builder, so the body's static type is the
+        // union of both shapes; the validated body is the direction's MovementInput.
+        const body = req.body as MovementInput;
+        const movementId = await app.db.transaction((tx) => (direction === 'in' ? ledger.stockIn(tx, req, me, body) : ledger.stockOut(tx, req, me, body)));
         return ok(await movementWithLines(app.db, me, movementId));
       },
     );
   }
 
-  app.post<{ Params: { id: number }; Body: { note?: string } }>(
+  app.post(
     '/farmMaterials/movements/:id/reverse',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -144,12 +149,12 @@ function registerWrites(app: FastifyInstance, ledger: MaterialsLedger) {
     attachValidation: true,
     schema: { tags, summary, description: 'Always 40001 for a movement of the caller’s farm (40401 otherwise): a confirmed movement is corrected by a reversal.', params: idParams, response: okObject() },
   });
-  app.put<{ Params: { id: number } }>('/farmMaterials/movements/:id', immutable('Editing a confirmed movement is refused'), (req) => refuseChange(req, 'edit'));
-  app.delete<{ Params: { id: number } }>('/farmMaterials/movements/:id', immutable('Deleting a confirmed movement is refused'), (req) => refuseChange(req, 'delete'));
+  app.put('/farmMaterials/movements/:id', immutable('Editing a confirmed movement is refused'), (req) => refuseChange(req, 'edit'));
+  app.delete('/farmMaterials/movements/:id', immutable('Deleting a confirmed movement is refused'), (req) => refuseChange(req, 'delete'));
 }
 
-function registerReads(app: FastifyInstance, ledger: MaterialsLedger) {
-  app.get<{ Querystring: Partial<StockQuery> }>(
+function registerReads(app: TypedApp, ledger: MaterialsLedger) {
+  app.get(
     '/farmMaterials/stock/page',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -186,7 +191,7 @@ function registerReads(app: FastifyInstance, ledger: MaterialsLedger) {
             materialId: q.materialId,
             category: q.category || undefined,
             keyword: q.keyword || undefined,
-            state: (q.state || undefined) as StockQuery['state'],
+            state: q.state || undefined,
             pageIndex: q.pageIndex ?? 1,
             pageSize: q.pageSize ?? 20,
           },
@@ -196,7 +201,7 @@ function registerReads(app: FastifyInstance, ledger: MaterialsLedger) {
     },
   );
 
-  app.get<{ Querystring: Partial<MovementQuery> & { direction?: 'in' | 'out' | '' } }>(
+  app.get(
     '/farmMaterials/movements/page',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -230,7 +235,7 @@ function registerReads(app: FastifyInstance, ledger: MaterialsLedger) {
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/farmMaterials/movements/:id',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -246,7 +251,7 @@ function registerReads(app: FastifyInstance, ledger: MaterialsLedger) {
     },
   );
 
-  app.get<{ Querystring: { storeId: number; materialId?: number; goodsCode?: string; pageIndex?: number; pageSize?: number } }>(
+  app.get(
     '/farmMaterials/ledger/page',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -277,7 +282,7 @@ function registerReads(app: FastifyInstance, ledger: MaterialsLedger) {
   );
 }
 
-async function materialOfFarm(app: FastifyInstance, farmId: number, materialId?: number, goodsCode?: string): Promise<number | null> {
+async function materialOfFarm(app: TypedApp, farmId: number, materialId?: number, goodsCode?: string): Promise<number | null> {
   if (materialId === undefined && goodsCode === undefined) return null;
   const p = new Params();
   const where = [`resource = 'farmMaterials'`, `farm_id = ${p.add(farmId)}`];
@@ -288,7 +293,7 @@ async function materialOfFarm(app: FastifyInstance, farmId: number, materialId?:
 }
 
 /** Options for the movement forms, in the caller's farm scope and the store screens' codes. */
-function registerOptions(app: FastifyInstance) {
+function registerOptions(app: TypedApp) {
   const options = (path: string, summary: string, sql: (scope: string) => string, label: (r: Record<string, unknown>) => string) =>
     app.get(path, { schema: { tags, summary, description: `Needs one of the menu codes ${STORE_MENUS.join(', ')}.`, response: okArray() } }, async (req) => {
       const me: SessionUser = requireCan(req, { menus: STORE_MENUS });
