@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './tools/precompress.ts';
@@ -6,12 +7,14 @@ import { precompressPlugin } from './tools/precompress.ts';
 // that the API server serves. In development /api goes to the API server (npm run dev).
 export default defineConfig({
   // precompressPlugin: .br and .gz copies of every text file, served by server/http/static.ts.
-  plugins: [react(), iconsByFile(), schemasChecked(), precompressPlugin()],
+  plugins: [react(), iconsByFile(), screenHelpApart(), schemasChecked(), precompressPlugin()],
   publicDir: 'public',
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     proxy: {
       '/api': { target: process.env.API_URL ?? 'http://localhost:8080', changeOrigin: true },
+      // The consumer's trace page and its QR image are the server's, outside the console.
+      '/t/': { target: process.env.API_URL ?? 'http://localhost:8080', changeOrigin: true },
     },
   },
   build: {
@@ -68,6 +71,47 @@ function iconsByFile(): Plugin {
           .join('\n'),
       );
       return out === code ? null : { code: out, map: null };
+    },
+  };
+}
+
+/**
+ * The screens' quick guides (`help`, three languages of prose each) in a chunk of their own
+ * (runtime/app/screen-help.ts), fetched when the instruction dialog opens, rather than in
+ * the documents every route after login loads. A build takes `help` out of each screen
+ * document it bundles; `<document>.json?help` is the document's id and help alone (a
+ * module of its own, so that Vite's JSON handling never sees it). The development server
+ * keeps the documents whole.
+ */
+function screenHelpApart(): Plugin {
+  const SCREEN = /[\\/]schemas[\\/]screens[\\/].+\.json$/;
+  const PREFIX = '\0screen-help:';
+  let build = false;
+  return {
+    name: 'console:screen-help',
+    enforce: 'pre',
+    configResolved(config) {
+      build = config.command === 'build';
+    },
+    async resolveId(source, importer) {
+      if (!source.endsWith('.json?help')) return null;
+      const resolved = await this.resolve(source.slice(0, -'?help'.length), importer, { skipSelf: true });
+      // Not ending in .json: the JSON transform (Vite's own) goes by the extension.
+      return resolved ? `${PREFIX}${resolved.id}.js` : null;
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const file = id.slice(PREFIX.length, -'.js'.length);
+      this.addWatchFile(file);
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as { id?: string; help?: unknown };
+      return `export default ${JSON.stringify({ id: doc.id ?? null, help: doc.help ?? null })};`;
+    },
+    transform(code, id) {
+      if (!build || id.startsWith(PREFIX) || !SCREEN.test(id)) return null;
+      const doc = JSON.parse(code) as Record<string, unknown>;
+      if (!('help' in doc)) return null;
+      delete doc.help;
+      return { code: JSON.stringify(doc), map: null };
     },
   };
 }

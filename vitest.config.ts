@@ -15,9 +15,15 @@ export default defineConfig({
           include: ['tests/browser/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/browser/global-setup.ts'],
-          fileParallelism: false,
+          // Each file has a server of its own (tests/browser/file-server.ts): no file sees what
+          // another changed, and browser files take their turn among the API files rather than
+          // in a queue after them.
+          setupFiles: ['tests/browser/file-server.setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // What the console shows after a click can take seconds on a loaded 2-core machine
+          // (the API files run beside); a poll still fails as soon as its time is up.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -10,7 +10,7 @@ import { fieldErrors } from './resources/validation.ts';
 import { ANNOTATION_KEYWORDS } from '../runtime/schema/ajv.ts';
 import { pickLang, type Lang } from './i18n/lang.ts';
 import { t } from './i18n/catalog.ts';
-import { apiModules } from './modules.ts';
+import { apiModules, pageModules } from './modules.ts';
 import { registerOpenApi } from './resources/openapi.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerConsoleFiles, sendConsoleIndex } from './http/static.ts';
@@ -65,7 +65,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const { httpStatus, body } = toEnvelope(err, req.lang);
+    const { httpStatus, body } = toEnvelope(err, req.lang, req.routeOptions?.bodyLimit);
     if (httpStatus >= 500) req.log.error(err);
     return reply.code(httpStatus).send(body);
   });
@@ -83,6 +83,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerCompression(app);
   await registerOpenApi(app);
   await app.register(api, { prefix: '/api' });
+  for (const mod of pageModules) await app.register(mod);
 
   await registerConsoleFiles(app, opts.config.distDir);
   return app;
@@ -108,7 +109,7 @@ const api: FastifyPluginAsync = async (app) => {
   for (const mod of apiModules) await app.register(mod);
 };
 
-function toEnvelope(err: FastifyError | ApiError, lang: Lang): { httpStatus: number; body: Envelope<unknown> } {
+function toEnvelope(err: FastifyError | ApiError, lang: Lang, bodyLimit = BODY_LIMIT): { httpStatus: number; body: Envelope<unknown> } {
   if (err instanceof ApiError) {
     const details = typeof err.details === 'function' ? err.details(lang) : err.details;
     return {
@@ -127,7 +128,7 @@ function toEnvelope(err: FastifyError | ApiError, lang: Lang): { httpStatus: num
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { httpStatus: 400, body: { status: Status.BUSINESS, message: t(lang, 'common.malformedJson'), data: null } };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { httpStatus: 413, body: { status: Status.BUSINESS, message: t(lang, 'common.bodyTooLarge', { limit: BODY_LIMIT }), data: null } };
+      return { httpStatus: 413, body: { status: Status.BUSINESS, message: t(lang, 'common.bodyTooLarge', { limit: bodyLimit }), data: null } };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { httpStatus: 415, body: { status: Status.BUSINESS, message: t(lang, 'common.unsupportedMediaType'), data: null } };

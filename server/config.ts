@@ -16,6 +16,26 @@ export interface ServerConfig {
   tileUrl: string;
   /** The northern city whose users see the header title (spec section 1). */
   headerTitleCity: string;
+  /** Devices (docs/devices.md): an external broker (mqtt://…); empty runs the embedded one. */
+  mqttUrl?: string;
+  mqttUsername?: string;
+  mqttPassword?: string;
+  /** The embedded broker's TCP port for real gateways; undefined: in-process clients only. */
+  mqttPort?: number;
+  /** First level(s) of every device topic: {root}/{farmId}/device/{code}/… */
+  mqttTopicRoot: string;
+  /** Several API instances on one external broker share the device messages ($share/{group}/…). */
+  mqttSharedGroup?: string;
+  /** The demo farms' device simulator (on by default with the embedded broker). */
+  deviceSimulator: boolean;
+  /** How long a command waits for the device's acknowledgement. */
+  commandTimeoutMs: number;
+  /** A device silent for longer is offline. */
+  deviceOfflineAfterS: number;
+  /** Readings older than this are deleted (0 keeps everything). */
+  readingsRetentionDays: number;
+  /** A weather forecast provider's URL (docs/devices.md, "Weather"); none: the screen says none is configured. */
+  forecastUrl?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -30,5 +50,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     instructionVideoUrl: env.INSTRUCTION_VIDEO_URL ?? '',
     tileUrl: env.MAP_TILE_URL ?? '',
     headerTitleCity: env.HEADER_TITLE_CITY ?? '齐齐哈尔市',
+    mqttUrl: env.MQTT_URL || undefined,
+    mqttUsername: env.MQTT_USERNAME || undefined,
+    mqttPassword: env.MQTT_PASSWORD || undefined,
+    mqttPort: env.MQTT_PORT ? Number(env.MQTT_PORT) : undefined,
+    mqttTopicRoot: env.MQTT_TOPIC_ROOT || 'farm',
+    mqttSharedGroup: env.MQTT_SHARED_GROUP || undefined,
+    deviceSimulator: (env.DEVICE_SIMULATOR ?? (env.MQTT_URL ? 'off' : 'on')) !== 'off',
+    commandTimeoutMs: Number(env.DEVICE_COMMAND_TIMEOUT_MS ?? 15_000),
+    deviceOfflineAfterS: Number(env.DEVICE_OFFLINE_AFTER_S ?? 180),
+    readingsRetentionDays: Number(env.READINGS_RETENTION_DAYS ?? 400),
+    forecastUrl: env.FORECAST_URL || undefined,
   };
 }

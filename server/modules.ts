@@ -8,9 +8,23 @@ import { registrationResourceExtensions } from './admin/registration-extensions.
 import { plantingResourceExtensions } from './planting/extensions.ts';
 import { knowledgeRoutes } from './knowledge/plugin.ts';
 import { knowledgeResourceExtensions } from './knowledge/extensions.ts';
+import { libraryResourceExtensions } from './knowledge/library-extensions.ts';
 import { plantingRoutes } from './planting/routes.ts';
 import { materialsRoutes } from './materials/routes.ts';
 import { materialsResourceExtensions } from './materials/extensions.ts';
+import { studioRoutes } from './studio/routes.ts';
+import { landResourceExtensions } from './land/extensions.ts';
+import { landRoutes } from './land/routes.ts';
+import { materialsOrderRoutes } from './materials/order-routes.ts';
+import { materialsShareRoutes } from './materials/share-routes.ts';
+import { materialsTraceRoutes } from './materials/trace-routes.ts';
+import { articleResourceExtensions } from './materials/articles.ts';
+import { studioCoverageRoutes } from './studio/coverage-routes.ts';
+import { harvestRoutes } from './harvest/routes.ts';
+import { homeRoutes } from './harvest/home.ts';
+import { factoryHomeRoutes } from './materials/factory-home.ts';
+import { tracePages } from './harvest/trace-page.ts';
+import { devicesRoutes } from './devices/plugin.ts';
 // First: it watches the routes the others register (registry, trace).
 import { adminRoutes } from './admin/plugin.ts';
 
@@ -23,6 +37,9 @@ const engineOptions: ResourceEngineOptions = {
     ...plantingResourceExtensions,
     ...knowledgeResourceExtensions,
     ...materialsResourceExtensions,
+    ...libraryResourceExtensions,
+    ...articleResourceExtensions,
+    ...landResourceExtensions,
   ],
 };
 const resources: FastifyPluginAsync = async (app) => {
@@ -33,4 +50,7 @@ const resources: FastifyPluginAsync = async (app) => {
  * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
  * that owns its routes and its messages.
  */
-export const apiModules: FastifyPluginAsync[] = [adminRoutes, platformRoutes, legacyApi, resources, knowledgeRoutes, plantingRoutes, materialsRoutes];
+export const apiModules: FastifyPluginAsync[] = [adminRoutes, platformRoutes, legacyApi, resources, knowledgeRoutes, plantingRoutes, materialsRoutes, materialsOrderRoutes, materialsShareRoutes, materialsTraceRoutes, landRoutes, harvestRoutes, homeRoutes, factoryHomeRoutes, devicesRoutes, studioRoutes, studioCoverageRoutes];
+
+/** Pages served outside /api and outside the console, without a session (the consumer's trace page). */
+export const pageModules: FastifyPluginAsync[] = [tracePages];

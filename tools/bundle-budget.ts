@@ -50,25 +50,41 @@ const kB = 1000;
  * what it would take. The routes after login load antd's frame (antd-frame.tsx) first.
  */
 export const ROUTE_BUDGETS: RouteBudget[] = [
-  { route: '/login', description: 'login form usable', loads: [], budget: 132 * kB, target: 150 * kB },
+  { route: '/login', description: 'login form usable', loads: [], budget: 135 * kB, target: 150 * kB },
   {
     route: 'first table',
     description: 'login, then a table screen with its menu icons',
     loads: ['runtime/shell/frame/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/TableView.tsx', 'runtime/icons/icon-files.ts'],
-    budget: 685 * kB,
+    budget: 745 * kB,
     target: 350 * kB,
   },
   {
     route: 'form',
     description: 'login, then a form screen',
     loads: ['runtime/shell/frame/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/FormView.tsx', 'runtime/icons/icon-files.ts'],
-    budget: 825 * kB,
+    budget: 890 * kB,
   },
   {
     route: 'dashboard',
     description: 'login, then a dashboard screen (charts)',
     loads: ['runtime/shell/frame/antd-frame.tsx', 'runtime/shell/console-shell.tsx', 'runtime/app/bundled-screens.ts', 'runtime/screens/DashboardView.tsx', 'runtime/icons/icon-files.ts'],
-    budget: 780 * kB,
+    budget: 840 * kB,
+  },
+  {
+    // The schema studio (docs/studio.md): CodeMirror, the gate and the meta-schemas in a chunk
+    // of its own, loaded by its routes only; the routes above do not carry it.
+    route: 'studio',
+    description: 'login, then the studio editor (a widget screen)',
+    loads: [
+      'runtime/shell/frame/antd-frame.tsx',
+      'runtime/shell/console-shell.tsx',
+      'runtime/app/bundled-screens.ts',
+      'runtime/screens/WidgetHost.tsx',
+      'widgets/schema-studio/index.tsx',
+      'widgets/schema-studio/EditorScreen.tsx',
+      'runtime/icons/icon-files.ts',
+    ],
+    budget: 920 * kB,
   },
 ];
 

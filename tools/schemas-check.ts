@@ -15,8 +15,8 @@ import { folderSource } from '../runtime/schema/folder-source.ts';
 import { buildRegistry, type SourceDocument } from '../runtime/schema/registry.ts';
 import type { HttpMethod } from '../runtime/schema/screen.ts';
 import { SCREEN_SCHEMA_ID } from '../runtime/schema/screen.ts';
-import { LANGS } from '../runtime/schema/texts.ts';
-import { escapePointerSegment, type SchemaProblem } from '../runtime/schema/validate.ts';
+import { routesFromOpenApi, servedBy, textProblems } from '../runtime/schema/gate.ts';
+import type { SchemaProblem } from '../runtime/schema/validate.ts';
 import { WIDGET_NAMES } from '../runtime/schema/widget-names.ts';
 import { productProfile } from '../product/profile.ts';
 import { staleMetaValidators } from './meta-validators.ts';
@@ -42,17 +42,8 @@ export interface CheckResult {
   endpoints: string;
 }
 
-/** The API routes of the server's OpenAPI document, with `{name}` written as `:name`. */
-export function routesFromOpenApi(doc: { paths?: Record<string, Record<string, unknown>> }): ServedRoutes['routes'] {
-  const out: ServedRoutes['routes'] = [];
-  for (const [path, ops] of Object.entries(doc.paths ?? {})) {
-    for (const method of Object.keys(ops)) {
-      const m = method.toUpperCase();
-      if (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) out.push({ method: m as HttpMethod, path: path.replace(/\{([^}]+)\}/g, ':$1') });
-    }
-  }
-  return out;
-}
+/** The API routes of the server's OpenAPI document (the gate's rule: runtime/schema/gate.ts). */
+export { routesFromOpenApi } from '../runtime/schema/gate.ts';
 
 /** Builds the app on an in-memory PGlite and reads /api/openapi.json; null (with why) when that fails. */
 export async function serverRoutes(): Promise<ServedRoutes | { error: string }> {
@@ -83,35 +74,6 @@ export async function serverRoutes(): Promise<ServedRoutes | { error: string }> 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function served(routes: ServedRoutes['routes']) {
-  const shapes = new Set(routes.map((r) => `${r.method} ${r.path.split('/').map((s) => (s.startsWith(':') ? ':' : s)).join('/')}`));
-  return (method: HttpMethod, path: string) => {
-    const segs = path.split('/');
-    // A literal segment of the schema may stand where the server has a parameter.
-    return routes.some((r) => {
-      if (r.method !== method) return false;
-      const rs = r.path.split('/');
-      return rs.length === segs.length && rs.every((x, i) => x === segs[i] || x.startsWith(':') || segs[i].startsWith(':'));
-    }) || shapes.has(`${method} ${path}`);
-  };
-}
-
-/** Every object that looks like a text (has zh, en or es) must have all three, non-empty. */
-function textProblems(node: unknown, pointer: string, file: string, out: SchemaProblem[]): void {
-  if (Array.isArray(node)) {
-    node.forEach((x, i) => textProblems(x, `${pointer}/${i}`, file, out));
-    return;
-  }
-  if (node === null || typeof node !== 'object') return;
-  const o = node as Record<string, unknown>;
-  // A JSON Schema `properties` object may name its properties zh, en and es (a text's schema): not a text itself.
-  if (LANGS.some((l) => l in o) && !pointer.endsWith('/properties')) {
-    const missing = LANGS.filter((l) => typeof o[l] !== 'string' || (o[l] as string).trim() === '');
-    if (missing.length) out.push({ file, pointer, message: `text lacks ${missing.join(', ')} (every text needs zh, en and es)`, severity: 'error' });
-  }
-  for (const [k, v] of Object.entries(o)) textProblems(v, `${pointer}/${escapePointerSegment(k)}`, file, out);
 }
 
 /** A file's `$schema` must lead to its meta-schema (a path relative to the file, or the screen $id). */
@@ -156,7 +118,7 @@ export async function checkSchemas(opts: { root?: string; server?: boolean } = {
     if ('error' in found) endpoints = `the resource documents only: the server's OpenAPI document was unavailable (${found.error})`;
     else {
       endpoints = found.origin;
-      servedFn = served(found.routes);
+      servedFn = servedBy(found.routes);
     }
   }
   const reg = buildRegistry(docs, { widgetNames: WIDGET_NAMES, publicPaths: productProfile, served: servedFn ?? 'resources-only' });

@@ -4,15 +4,16 @@
  * name only these (runtime/schema/widget-names.ts lists the same names for the
  * meta-schema and schemas:check; tests/unit/widget-manifest.test.ts keeps them equal).
  *
- * None is implemented yet: the three names are reserved for the map, equipment control
- * and planting timeline of the business areas to come, and a screen naming one shows
- * that its widget is not part of this version. A widget is added as
- * `map: () => import('./map/MapWidget.tsx')`.
+ * A name whose loader is null is reserved for a business area to come (equipment
+ * control), and a screen naming it shows that its widget is not part of this version.
+ * A widget is added as `name: () => import('./name/index.tsx')`.
  */
 import type { WidgetManifest } from '../runtime/widgets/api.ts';
 
 export const WIDGET_MANIFEST = {
-  map: null,
-  equipmentControl: null,
+  map: () => import('./map/index.tsx'),
+  equipmentControl: () => import('./equipment-control/index.tsx'),
   plantingTimeline: () => import('./planting-timeline/index.tsx'),
+  // The schema studio: the runtime's own tooling shown through the widget interface (docs/studio.md).
+  schemaStudio: () => import('./schema-studio/index.tsx'),
 } as const satisfies WidgetManifest;

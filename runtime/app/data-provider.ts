@@ -22,11 +22,18 @@ function locate(request: Pick<DataRequest, 'registry' | 'source'>) {
   return installed(request);
 }
 
-export function createDataProvider(http: HttpClient): DataProvider {
+/** What an event stream needs besides the client: where, and the caller's token and language. */
+export interface StreamAccess {
+  baseUrl: string;
+  getToken(): string | undefined;
+  getLanguage(): string;
+}
+
+export function createDataProvider(http: HttpClient, stream?: StreamAccess): DataProvider {
   const send = <T>(request: DataRequest) => {
     const at = locate(request);
     if (!at) return Promise.reject(new Error('data source cannot be resolved (a parameter is missing)'));
-    return http.request<T>({ method: at.method, url: at.url, query: request.params, body: request.body, quiet: request.quiet });
+    return http.request<T>({ method: at.method, url: at.url, query: request.params, body: request.body, quiet: request.quiet, timeoutMs: request.timeoutMs });
   };
   return {
     key(request) {
@@ -36,5 +43,23 @@ export function createDataProvider(http: HttpClient): DataProvider {
     query: async <T>(request: DataRequest) => (await send<T>(request)).data as T,
     mutate: send,
     call: (name, options = {}) => http.request({ ...callRoute(name), query: options.params, body: options.body, quiet: options.quiet }),
+    ...(stream
+      ? {
+          subscribe(name, handlers) {
+            // The reader is a chunk of its own: only screens that stream load it (bundle budgets).
+            let closed = false;
+            let sub: { close(): void } | null = null;
+            void import('./event-stream.ts').then((m) => {
+              if (!closed) sub = m.openEventStream(`${stream.baseUrl}${callRoute(name).url}`, stream, handlers);
+            });
+            return {
+              close() {
+                closed = true;
+                sub?.close();
+              },
+            };
+          },
+        }
+      : {}),
   };
 }

@@ -27,7 +27,15 @@ export function schemaScreenRoutes(registry: SchemaRegistry): ScreenRoute[] {
   const taken = new Set<string>();
   for (const { screen } of registry.screens.values()) {
     // A public screen is in no menu and needs no session: AppRoutes mounts it outside the gate.
-    const meta = { id: screen.id, title: screen.title, icon: screen.icon, keepAlive: !!screen.keepAlive, hidden: !!screen.hidden || !!screen.public, help: screen.help };
+    const meta = {
+      id: screen.id,
+      title: screen.title,
+      icon: screen.icon,
+      keepAlive: !!screen.keepAlive,
+      hidden: !!screen.hidden || !!screen.public || !!screen.fullScreen,
+      // A published revision brings its help; a bundled document's is fetched on demand.
+      ...(screen.help ? { help: screen.help } : { loadHelp: () => import('./screen-help.ts').then((m) => m.bundledHelp(screen.id)) }),
+    };
     for (const r of screenRoutes(screen)) {
       taken.add(r.route.toLowerCase());
       const routed = createElement(RoutedScreen, { key: r.route, registry, screenId: screen.id, pattern: r.route, authority: r.authority });
@@ -37,6 +45,7 @@ export function schemaScreenRoutes(registry: SchemaRegistry): ScreenRoute[] {
         element: screen.public ? createElement(PublicFrame, null, routed) : routed,
         meta,
         ...(screen.public ? { public: true } : {}),
+        ...(screen.fullScreen ? { fullScreen: true } : {}),
       });
     }
   }

@@ -52,7 +52,7 @@ export function createConsoleServices(
     persistence,
     notifier,
     http,
-    data: createDataProvider(http),
+    data: createDataProvider(http, { baseUrl: env.baseUrl ?? '', getToken: () => persistence.token, getLanguage: () => currentLanguage(i18n) }),
     access: createAccessChecks(store),
     auth,
     session,

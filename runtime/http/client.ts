@@ -36,7 +36,11 @@ export interface RequestOptions {
    * only rejected. For the login form and the session flow, which show their own errors.
    */
   quiet?: boolean;
+  /** The token of this call instead of the session's: checking a token before adopting it (/auth-redirect). */
+  token?: string;
   signal?: AbortSignal;
+  /** A longer (or shorter) wait than the client's time-out, for this call only. */
+  timeoutMs?: number;
 }
 
 export interface HttpClientOptions {
@@ -113,7 +117,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const method = ro.method ?? 'GET';
     const url = buildUrl(opts.baseUrl ?? '', ro.url, ro.query);
     const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': opts.getLanguage() };
-    const token = opts.getToken();
+    const token = ro.token ?? opts.getToken();
     if (token) headers.Authorization = token;
     let body: BodyInit | undefined;
     if (ro.body !== undefined && ro.body !== null) {
@@ -126,10 +130,11 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
 
     const controller = new AbortController();
     let timedOut = false;
+    const wait = ro.timeoutMs ?? timeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, timeoutMs);
+    }, wait);
     const onCallerAbort = () => controller.abort();
     ro.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
@@ -141,7 +146,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     } catch (e) {
       const kind = timedOut ? 'timeout' : 'network';
       log(`[http] ${method} ${ro.url} failed (${kind})`, e);
-      throw new HttpError(kind, timedOut ? `timed out after ${timeoutMs} ms` : errorText(e));
+      throw new HttpError(kind, timedOut ? `timed out after ${wait} ms` : errorText(e));
     } finally {
       clearTimeout(timer);
       ro.signal?.removeEventListener('abort', onCallerAbort);

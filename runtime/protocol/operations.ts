@@ -12,7 +12,9 @@ export type ResourceOperation = (typeof RESOURCE_OPERATIONS)[number];
 
 /** The operations of resources declaring transitions; `:name` is the transition's name. */
 export const TRANSITION_OPERATION = 'transition' as const;
-export type EngineOperation = ResourceOperation | typeof TRANSITION_OPERATION;
+/** Records created from a spreadsheet (docs/import.md), served with `create`. */
+export const IMPORT_OPERATION = 'import' as const;
+export type EngineOperation = ResourceOperation | typeof TRANSITION_OPERATION | typeof IMPORT_OPERATION;
 
 /** Method and path suffix of each operation; `:id` is the record id. */
 export const OPERATION_ROUTES: Readonly<Record<EngineOperation, { method: HttpMethod; suffix: string }>> = {
@@ -23,6 +25,7 @@ export const OPERATION_ROUTES: Readonly<Record<EngineOperation, { method: HttpMe
   delete: { method: 'DELETE', suffix: '/:id' },
   batchDelete: { method: 'DELETE', suffix: '/batch' },
   transition: { method: 'POST', suffix: '/:id/transitions/:name' },
+  import: { method: 'POST', suffix: '/import' },
 };
 
 /** The method and path an operation of a resource resolves to. */
@@ -56,14 +59,18 @@ export function transitionLegacyEndpoint(r: { basePath: string }, path: Transiti
 
 /**
  * Every endpoint the resource engine serves for one resource: the plain operations it
- * serves, the transition route when it declares transitions, and each legacy transition path.
+ * serves, the import with `create`, the transition route when it declares transitions, and each legacy transition path.
  */
 export function resourceEndpoints(r: {
   basePath: string;
   operations?: readonly ResourceOperation[];
   transitions?: Record<string, { path?: TransitionPath }>;
 }): { operation: EngineOperation; method: HttpMethod; path: string }[] {
-  const ops: EngineOperation[] = [...RESOURCE_OPERATIONS.filter((op) => servesOperation(r, op)), ...(r.transitions ? [TRANSITION_OPERATION] : [])];
+  const ops: EngineOperation[] = [
+    ...RESOURCE_OPERATIONS.filter((op) => servesOperation(r, op)),
+    ...(servesOperation(r, 'create') ? [IMPORT_OPERATION] : []),
+    ...(r.transitions ? [TRANSITION_OPERATION] : []),
+  ];
   const legacy = Object.values(r.transitions ?? {}).flatMap((t) => (t.path ? [{ operation: TRANSITION_OPERATION, ...transitionLegacyEndpoint(r, t.path) }] : []));
   return [...ops.map((operation) => ({ operation, ...operationEndpoint(r, operation) })), ...legacy];
 }

@@ -20,6 +20,8 @@ export interface PublicPaths {
 export const LOGIN_PATH = '/login';
 export const START_PATH = '/startPage';
 export const HOME_PATH = '/dashboard';
+export const AUTH_REDIRECT_PATH = '/auth-redirect';
+export const ADMIN_ENTRY_PATH = '/adminManagement';
 /** `/login?notice=passwordChanged`: the login page says why the user is there again. */
 export const NOTICE_PARAM = 'notice';
 export const PASSWORD_CHANGED = 'passwordChanged';

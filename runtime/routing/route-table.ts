@@ -11,7 +11,7 @@ import { can } from '../access/can.ts';
 export interface GatedRoute {
   /** React Router path relative to the root, parameters included (`farmPlantGroup/list`, `detail/:id`). */
   path: string;
-  /** Menu code that grants the route; empty or absent means any logged-in user. */
+  /** Menu code that grants the route; empty, absent or `*` means any logged-in user. */
   authority?: string;
 }
 
@@ -23,7 +23,8 @@ export interface RouteTable<R extends GatedRoute> {
 export function buildRouteTable<R extends GatedRoute>(routes: readonly R[], menuCodes: ReadonlySet<string>): RouteTable<R> {
   const table: RouteTable<R> = { permitted: [], forbidden: [] };
   for (const route of routes) {
-    if (!route.authority || can({ menus: menuCodes }, route.authority)) table.permitted.push(route);
+    // `*`: a screen for any signed-in user (runtime/schema/screen.ts SIGNED_IN).
+    if (!route.authority || route.authority === '*' || can({ menus: menuCodes }, route.authority)) table.permitted.push(route);
     else table.forbidden.push(route);
   }
   return table;

@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
  * Annotation keywords used by schema documents (`x-title`, `x-messages` …) are declared
  * here, so that strict mode still catches misspelt real keywords.
  */
-export const ANNOTATION_KEYWORDS = ['x-title', 'x-enumTitles', 'x-description', 'x-messages'] as const;
+export const ANNOTATION_KEYWORDS = ['x-title', 'x-enumTitles', 'x-description', 'x-messages', 'x-geometry'] as const;
 
 export interface SchemaAjvOptions {
   /** Query strings and path parameters arrive as text: coerce them ("12" → 12, "a" → ["a"]). */

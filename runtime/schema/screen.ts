@@ -149,6 +149,12 @@ export interface NavigateTarget {
   to: string;
   params?: ParamMap;
   query?: ParamMap;
+  /**
+   * A page the server serves outside the console (the consumer's trace page `/t/:code`):
+   * opened as a document in a new tab instead of routed inside the console. `to` is then
+   * absolute and need not be a screen's route.
+   */
+  document?: boolean;
 }
 
 export interface NavigateAction extends ActionBase, NavigateTarget {
@@ -225,6 +231,23 @@ export interface ExportAction extends ActionBase {
 }
 
 /**
+ * Import records from a spreadsheet into a resource (docs/import.md): a dialog offers a
+ * template, reads the chosen .xlsx or .csv file through the resource's import operation,
+ * previews every row with its problems, then imports all rows (only when every one is
+ * valid) or the valid ones. Toolbar only; shown to users holding the resource's create
+ * code (or the action's `elementCode`).
+ */
+export interface ImportAction extends ActionBase {
+  kind: 'import';
+  /** The resource the rows are created in; default the table's. */
+  resource?: string;
+  /** The template's columns, in order; default every field a file may fill. Any known column of a file is read. */
+  fields?: string[];
+  /** The template's file name without extension; default the screen title. */
+  fileName?: I18nText;
+}
+
+/**
  * A declared state transition of the row's or record's resource (docs/resources.md,
  * "States and transitions"): shown only when the record's `_transitions` hint lists it
  * and the user holds its element code; asks for the reason when the transition takes one.
@@ -243,8 +266,8 @@ export interface TransitionAction extends ActionBase {
   success?: I18nText;
 }
 
-export type Action = NavigateAction | OpenFormAction | CallAction | ExportAction | TransitionAction;
-export const ACTION_KINDS = ['navigate', 'openForm', 'call', 'export', 'transition'] as const;
+export type Action = NavigateAction | OpenFormAction | CallAction | ExportAction | ImportAction | TransitionAction;
+export const ACTION_KINDS = ['navigate', 'openForm', 'call', 'export', 'import', 'transition'] as const;
 export type ActionKind = Action['kind'];
 
 // ---------------------------------------------------------------------------------------
@@ -332,10 +355,22 @@ export interface TreeTable {
   expanded?: boolean;
 }
 
+/** The tones a highlighted row takes (antd's status colours). */
+export const ROW_TONES = ['danger', 'warning', 'success', 'info'] as const;
+export type RowTone = (typeof ROW_TONES)[number];
+
+/** A row highlighted while its condition holds over the row (e.g. inputs over a limit). */
+export interface RowHighlight {
+  when: Condition;
+  tone: RowTone;
+}
+
 /** The parts a table shares with a detail screen's related lists. */
 export interface TableParts {
   columns: Column[];
   tree?: TreeTable;
+  /** Rows highlighted by tone; the first rule whose condition holds over the row wins. */
+  rowHighlight?: RowHighlight[];
   filters?: Filter[];
   fixedFilters?: FixedFilter[];
   toolbar?: Action[];
@@ -419,6 +454,8 @@ export interface FormField extends Enumerated {
   help?: I18nText;
   /** Read-only in these modes (fields are always read-only in `show`). */
   readOnlyIn?: FormMode[];
+  /** Menu or element codes of which the user must hold one to see and send the field. */
+  requires?: string[];
   /** Not shown in these modes. */
   hiddenIn?: FormMode[];
   /** Shown only while this holds over the form's data. */
@@ -433,6 +470,17 @@ export interface FormField extends Enumerated {
 export interface LineItems {
   columns?: number;
   fields?: LineItemField[];
+  /** A computed amount per row (quantity × unit price, exact, to the fen) at the end of each row, and their sum under the rows. */
+  lineTotal?: LineTotal;
+}
+
+/** The row properties a line total multiplies, the title of its column and of the sum. */
+export interface LineTotal {
+  quantity: string;
+  unitPrice: string;
+  title: I18nText;
+  /** Default «合计» / "Total" / "Total". */
+  totalTitle?: I18nText;
 }
 
 /** A property of a line item: its widget, options (a select of another resource's records, say) and span. */
@@ -441,6 +489,10 @@ export interface LineItemField extends Enumerated {
   widget?: 'input' | 'textarea' | 'number' | 'select' | 'radio' | 'switch' | 'date';
   span?: number;
   placeholder?: I18nText;
+  /** Shown as text in every mode, never an input (the server ignores it). */
+  readOnly?: boolean;
+  /** Not shown in these modes. */
+  hiddenIn?: FormMode[];
   /** A nested array of objects of this row (the materials of a work item). */
   items?: LineItems;
 }
@@ -494,6 +546,12 @@ export interface ChildScreen {
   span?: number;
   /** Route parameters handed to the child. */
   params?: ParamMap;
+  /**
+   * Shown only to a user holding at least one of these menu or element codes (a home page
+   * whose blocks differ for a farm and a manufacturer). A convenience of the console: the
+   * child's endpoints still guard its data.
+   */
+  requires?: string[];
 }
 
 export interface StatBlock {
@@ -551,6 +609,12 @@ export interface RouteAlias {
   authority?: string;
   /** Forms: the mode this route opens in when it has no mode parameter (a read-only route of an editable form). */
   mode?: FormMode;
+  /**
+   * Forms and details: the route parameter holding the record id at this route, when it is
+   * not the screen's `idParam` (a spec route naming it differently, e.g.
+   * `/farmMaterialsManage/editGoods/:operate/:goodsId/:tankMaterialSummaryId`).
+   */
+  idParam?: string;
 }
 
 export interface ScreenBase {
@@ -567,7 +631,7 @@ export interface ScreenBase {
   route?: string;
   /** The same screen at further routes (one tab each), e.g. a section and its legacy twin. */
   aliases?: RouteAlias[];
-  /** The menu code that grants this screen. */
+  /** The menu code that grants this screen; `*` (SIGNED_IN): any signed-in user. */
   authority: string;
   icon?: string;
   /** Keep the screen's state when its tab is left and revisited. */
@@ -579,6 +643,8 @@ export interface ScreenBase {
    * and the console layout. Every route must be a public path of runtime/routing/access.ts.
    */
   public?: boolean;
+  /** Shown after login without the console's menu, top bar and tabs (a full-screen map). */
+  fullScreen?: boolean;
   /** Name of the resource document the screen is bound to. */
   resource?: string;
   /**
@@ -673,7 +739,8 @@ export interface DetailScreen extends ScreenBase {
 
 export interface PageScreen extends ScreenBase {
   kind: 'page';
-  layout: 'tabs' | 'blocks';
+  /** `steps`: one child at a time with previous / next, resumed at the step last shown (a set-up wizard). */
+  layout: 'tabs' | 'blocks' | 'steps';
   children: ChildScreen[];
 }
 
@@ -694,6 +761,9 @@ export interface WidgetScreen extends ScreenBase {
 
 export type Screen = TableScreen | FormScreen | DetailScreen | PageScreen | DashboardScreen | WidgetScreen;
 export type ScreenOfKind<K extends ScreenKind> = Extract<Screen, { kind: K }>;
+
+/** The authority of a screen every signed-in user may open (no menu grants it, e.g. /qiqihaer). */
+export const SIGNED_IN = '*';
 
 /** Every route a screen answers on, with the authority guarding each. */
 export function screenRoutes(screen: Screen): { route: string; authority: string }[] {
@@ -744,6 +814,11 @@ export function fillRoute(pattern: string, params: Record<string, unknown>): str
 /** `:add` means "add" of `authority` (the route being shown); a full code stays as it is. */
 export function resolveElementCode(code: string, authority: string): string {
   return code.startsWith(':') ? `${authority}${code}` : code;
+}
+
+/** The route parameter holding the record id of a form or detail shown at `routePattern` (an alias may name its own). */
+export function idParamOf(screen: { idParam?: string; aliases?: RouteAlias[] }, routePattern?: string): string {
+  return screen.aliases?.find((a) => a.route === routePattern)?.idParam ?? screen.idParam ?? 'id';
 }
 
 /** The form mode named by a route's mode parameter, or the screen's default. */

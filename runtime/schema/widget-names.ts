@@ -4,7 +4,7 @@
  * and product-free like the rest of the schema language; tests/unit/widget-manifest.test.ts
  * holds it equal to the manifest's names (a widget added there is added here too).
  */
-export const WIDGET_NAMES = ['map', 'equipmentControl', 'plantingTimeline'] as const;
+export const WIDGET_NAMES = ['map', 'equipmentControl', 'plantingTimeline', 'schemaStudio'] as const;
 export type WidgetName = (typeof WIDGET_NAMES)[number];
 
 export function isWidgetName(name: string): name is WidgetName {

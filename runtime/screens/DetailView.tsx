@@ -2,13 +2,14 @@
  * A detail screen: the record in sections of fields (rendered like table cells), its
  * actions, and related lists as child tables filtered by the record.
  */
+import { DocumentLink } from './DocumentLink.tsx';
 import { Button, Card, Descriptions, Flex, Result, Skeleton } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { DataSource } from '../services/contract.ts';
 import { evaluate } from '../schema/conditions.ts';
-import type { DetailScreen, RelatedList } from '../schema/screen.ts';
+import { idParamOf, type DetailScreen, type RelatedList } from '../schema/screen.ts';
 import { textOf } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
@@ -28,7 +29,7 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
   const lang = useLang();
   const { t } = useTranslation();
   const doc = screen.resource ? host.registry.resource(screen.resource) : undefined;
-  const id = host.params[screen.idParam ?? 'id'];
+  const id = host.params[idParamOf(screen, host.routePattern)];
   const baseCtx = useMemo<ValueContext>(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
   const source = useMemo<DataSource | null>(
     () => (screen.load ? { endpoint: screen.load, ctx: baseCtx, screenResource: screen.resource } : screen.resource && id ? { resource: screen.resource, operation: 'read', id } : null),
@@ -71,15 +72,17 @@ export function DetailView({ screen }: { screen: DetailScreen }) {
               const link = f.link
                 ? (text: string) => {
                     const url = targetUrl(f.link!, ctx, host);
+                    if (url && f.link!.document) return <DocumentLink href={url}>{text}</DocumentLink>;
                     return url ? <Link to={url}>{text}</Link> : text;
                   }
                 : undefined;
+              const label = fieldTitle(f, fieldSchemaOf(doc, f.field), lang);
               return [
                 {
                   key: f.field,
-                  label: fieldTitle(f, fieldSchemaOf(doc, f.field), lang),
+                  label,
                   span: f.span,
-                  children: <ValueView value={value} fmt={{ render: f.render === 'link' ? 'text' : f.render, precision: f.precision, lang }} options={opts} link={link} />,
+                  children: <ValueView value={value} fmt={{ render: f.render === 'link' ? 'text' : f.render, precision: f.precision, lang, label }} options={opts} link={link} />,
                 },
               ];
             })}

@@ -11,11 +11,13 @@ import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space, theme } fr
 import { withTheme } from '@rjsf/core';
 import { Theme as AntdTheme } from '@rjsf/antd';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import { englishStringTranslator, TranslatableString, type Experimental_DefaultFormStateBehavior, type ErrorSchema, type FieldTemplateProps, type IconButtonProps, type RJSFSchema } from '@rjsf/utils';
+import { englishStringTranslator, TranslatableString, type Experimental_DefaultFormStateBehavior, type ErrorSchema, type ArrayFieldTemplateProps, type FieldTemplateProps, type IconButtonProps, type RJSFSchema } from '@rjsf/utils';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { DataSource } from '../services/contract.ts';
+import { elementCodesAtom, menuCodesAtom } from '../session/atoms.ts';
 import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
 import type { FormMode, FormScreen } from '../schema/screen.ts';
@@ -25,7 +27,7 @@ import { pluck, type ValueContext } from '../schema/values.ts';
 import { ActionButtons, targetUrl } from './actions.tsx';
 import { notifyResourceChanged } from './data-events.ts';
 import { buildForm, conditionsKey, crossFieldErrors, enumeratedFields, formModel, mergeErrorSchemas, serverErrors, submitBody, typedInitial } from './form-schema.ts';
-import { formWidgets, SectionsTemplate, type FormContext } from './form-widgets.tsx';
+import { formWidgets, lineItemsArrayTemplate, SectionsTemplate, type FormContext } from './form-widgets.tsx';
 import { previewRequires, unreadyFields } from './form-preview.ts';
 import { FormPreview } from './FormPreview.tsx';
 import { useLang, useScreenHost } from './host.ts';
@@ -78,7 +80,8 @@ const ButtonTemplates = Object.fromEntries(
     return [name, Named];
   }),
 );
-const templates = { ObjectFieldTemplate: SectionsTemplate, FieldTemplate, ButtonTemplates };
+const ArrayFieldTemplate = lineItemsArrayTemplate(AntdTheme.templates!.ArrayFieldTemplate as ComponentType<ArrayFieldTemplateProps>);
+const templates = { ObjectFieldTemplate: SectionsTemplate, ArrayFieldTemplate, FieldTemplate, ButtonTemplates };
 
 /** rjsf's own button titles (line items: add, remove, move, copy) in the console language. */
 const ROW_BUTTONS: Partial<Record<TranslatableString, string>> = {
@@ -175,7 +178,10 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const choices = useMemo(() => new Map(enumerated.map((x, i) => [x.field.field, optionLists[i]])), [enumerated, optionLists]);
   const whenKey = conditionsKey(screen, data);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- data matters only through the conditions' outcomes
-  const built = useMemo(() => (model ? buildForm(screen, model, mode, data, lang, choices) : null), [screen, model, mode, whenKey, lang, choices]);
+  const menus = useAtomValue(menuCodesAtom);
+  const elements = useAtomValue(elementCodesAtom);
+  const holds = useCallback((codes: string[]) => codes.some((c) => menus.has(c) || elements.has(c)), [menus, elements]);
+  const built = useMemo(() => (model ? buildForm(screen, model, mode, data, lang, choices, holds) : null), [screen, model, mode, whenKey, lang, choices, holds]);
   // Widgets that fill more than their own field (a checkbox tree's leaves) and read endpoints.
   const submitChecks = useRef(new Set<() => Promise<boolean>>());
   const formContext = useMemo<FormContext>(

@@ -10,7 +10,8 @@ import { evaluate } from '../schema/conditions.ts';
 import type { ColumnRender, FormScreen, LineItems } from '../schema/screen.ts';
 import type { FieldSchema } from '../schema/resource.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
-import { defaultWidget, fieldTitle, lineItemSchema, type FormModel } from './form-schema.ts';
+import { defaultWidget, fieldTitle, lineItemOrder, lineItemSchema, type FormModel, type LineTotalUi } from './form-schema.ts';
+import { lineAmount, linesTotal } from './line-totals.ts';
 import { ValueView } from './format.tsx';
 import type { ResolvedOption } from './options.ts';
 
@@ -34,12 +35,17 @@ export interface LineColumn {
   title: string;
   options: ResolvedOption[] | null;
   nested?: LineColumn[];
+  /** A computed column: quantity × unit price of the row (items.lineTotal). */
+  lineTotal?: LineTotalUi;
 }
 
 /** The columns of a line-items field's table, options keyed by dot path as the form keys them. */
 function lineColumns(props: Record<string, FieldSchema>, items: LineItems | undefined, path: string, lang: Lang, choices: Map<string, ResolvedOption[] | null>): LineColumn[] {
   const declared = new Map((items?.fields ?? []).map((x) => [x.field, x]));
-  return Object.entries(props).map(([key, p]) => {
+  const columns: LineColumn[] = lineItemOrder(props, items)
+    .filter((key) => !declared.get(key)?.hiddenIn?.includes('show'))
+    .map((key) => {
+    const p = props[key];
     const nested = lineItemSchema(p);
     const enumTitles = p['x-enumTitles'];
     const own = p.enum && enumTitles ? p.enum.map((v, i) => ({ value: v, label: textOf(enumTitles[i], lang) })) : null;
@@ -50,6 +56,16 @@ function lineColumns(props: Record<string, FieldSchema>, items: LineItems | unde
       ...(nested ? { nested: lineColumns(nested, declared.get(key)?.items, `${path}.${key}`, lang, choices) } : {}),
     };
   });
+  // The line total: computed per row, its sum under the table.
+  const total = items?.lineTotal;
+  if (total)
+    columns.push({
+      key: `${total.quantity}×${total.unitPrice}`,
+      title: textOf(total.title, lang),
+      options: null,
+      lineTotal: { quantity: total.quantity, unitPrice: total.unitPrice, title: textOf(total.title, lang), totalTitle: textOf(total.totalTitle ?? { zh: '合计', en: 'Total', es: 'Total' }, lang) },
+    });
+  return columns;
 }
 
 /** One cell of a line-items table as text: an option by its label, a nested list as its rows' values. */
@@ -158,7 +174,7 @@ export function ReadView({ sections, lang }: { sections: ReadSection[]; lang: La
               ) : item.lineColumns ? (
                 <LineItemsTable rows={item.value as Record<string, unknown>[]} columns={item.lineColumns} lang={lang} />
               ) : (
-                <ValueView value={item.value} fmt={{ render: item.render, lang }} options={item.options} />
+                <ValueView value={item.value} fmt={{ render: item.render, lang, label: typeof item.label === 'string' ? item.label : undefined }} options={item.options} />
               ),
             }))}
           />
@@ -178,6 +194,7 @@ function holds(c: Parameters<typeof evaluate>[0], data: unknown): boolean {
 
 /** The rows of a line-items field, read-only: one table row per item, nested lists as text. */
 function LineItemsTable({ rows, columns, lang }: { rows: Record<string, unknown>[]; columns: LineColumn[]; lang: Lang }) {
+  const total = columns.find((c) => c.lineTotal);
   return (
     <Table
       size="small"
@@ -185,7 +202,26 @@ function LineItemsTable({ rows, columns, lang }: { rows: Record<string, unknown>
       style={{ width: '100%' }}
       rowKey={(_, i) => String(i)}
       dataSource={rows}
-      columns={columns.map((c) => ({ key: c.key, title: c.title, render: (_: unknown, row: Record<string, unknown>) => lineCellText(row[c.key], c, lang) }))}
+      columns={columns.map((c) => ({
+        key: c.key,
+        title: c.title,
+        align: c.lineTotal ? ('right' as const) : undefined,
+        render: (_: unknown, row: Record<string, unknown>) => (c.lineTotal ? (lineAmount(row[c.lineTotal.quantity], row[c.lineTotal.unitPrice]) ?? EMPTY_VALUE) : lineCellText(row[c.key], c, lang)),
+      }))}
+      summary={
+        total
+          ? () => (
+              <Table.Summary.Row>
+                <Table.Summary.Cell index={0} colSpan={columns.length - 1} align="right">
+                  <strong>{total.lineTotal!.totalTitle}</strong>
+                </Table.Summary.Cell>
+                <Table.Summary.Cell index={1} align="right">
+                  <strong data-lines-total>{linesTotal(rows, total.lineTotal!.quantity, total.lineTotal!.unitPrice)}</strong>
+                </Table.Summary.Cell>
+              </Table.Summary.Row>
+            )
+          : undefined
+      }
     />
   );
 }

@@ -4,12 +4,13 @@
  * actions open their forms in.
  */
 import { App as AntApp, Col, Drawer, Flex, Modal, Row, Skeleton, Tabs, Typography } from 'antd';
-import { useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { elementCodesAtom, menuCodesAtom } from '../session/atoms.ts';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { BrokenScreen, SchemaRegistry } from '../schema/registry.ts';
-import { formModeOf, type FormScreen, type PageScreen, type Screen, type TableScreen } from '../schema/screen.ts';
+import { formModeOf, idParamOf, type FormScreen, type PageScreen, type Screen, type TableScreen } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
 import { tabKey } from '../shell/tabs/tab-list.ts';
 import { resolveParams } from '../schema/values.ts';
@@ -18,6 +19,7 @@ import { FormOverlayContext, formTitle, type FormRequest } from './form-overlay.
 import { ScreenHostContext, useLang, useScreenHost, type ScreenHost } from './host.ts';
 import { screenRenderer, type Feature } from './features.ts';
 import { lazyView } from './lazy-view.ts';
+import { LazyStepsView as StepsView } from './steps-view.ts';
 import { RoutedScreenIdContext } from './routed-screen.ts';
 import { RecordReportContext } from './record-report.ts';
 import { composeTitle, recordNames, recordTemplate, recordTitlesAtom, titleMode } from './screen-title.ts';
@@ -76,10 +78,13 @@ function FormScreenView({ screen }: { screen: FormScreen }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
+  // An alias may name the id parameter its own way (editGoods/:operate/:goodsId/…): the form then reads it under that name.
+  const idParam = idParamOf(screen, host.routePattern);
+  const shown = useMemo(() => (idParam === (screen.idParam ?? 'id') ? screen : { ...screen, idParam }), [screen, idParam]);
   const mode = formModeOf(screen, host.params, host.routePattern);
   if (!mode) return <ScreenProblem title={t('screens.form.badMode', { mode: host.params[screen.modeParam ?? 'operate'] ?? '' })} />;
   const initial = mode === 'add' && screen.initial ? resolveParams(screen.initial, ctx) : undefined;
-  return <FormView screen={screen} mode={mode} id={host.params[screen.idParam ?? 'id']} initial={initial} onDone={() => goBack(navigate, host.routePattern)} />;
+  return <FormView screen={shown} mode={mode} id={host.params[idParam]} initial={initial} onDone={() => goBack(navigate, host.routePattern)} />;
 }
 
 /** The renderers of the six screen kinds, registered by the app (runtime/app/default-features.ts). */
@@ -103,7 +108,10 @@ function PageView({ screen }: { screen: PageScreen }) {
   const host = useScreenHost();
   const lang = useLang();
   const { t } = useTranslation();
-  const children = screen.children.map((c) => {
+  const menus = useAtomValue(menuCodesAtom);
+  const elements = useAtomValue(elementCodesAtom);
+  const held = (codes: string[] | undefined) => !codes || codes.some((c) => menus.has(c) || elements.has(c));
+  const children = screen.children.filter((c) => held(c.requires)).map((c) => {
     const child = host.registry.screen(c.screen);
     const params: Record<string, string | undefined> = { ...host.params };
     for (const [k, v] of Object.entries(resolveParams(c.params, { route: host.params, query: host.query }))) params[k] = v === undefined || v === null ? undefined : String(v);
@@ -120,6 +128,7 @@ function PageView({ screen }: { screen: PageScreen }) {
     return { key: c.screen, title: title ? textOf(title, lang) : c.screen, span: c.span ?? 24, body };
   });
   if (screen.layout === 'tabs') return <Tabs items={children.map((c) => ({ key: c.key, label: c.title, children: c.body }))} />;
+  if (screen.layout === 'steps') return <StepsView screenId={screen.id} items={children} />;
   return (
     <Row gutter={[16, 16]}>
       {children.map((c) => (

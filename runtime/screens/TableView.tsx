@@ -7,16 +7,17 @@
  * hook (use-resource-query.ts). Used by table screens and by the related lists of detail
  * screens.
  */
+import { DocumentLink } from './DocumentLink.tsx';
 import { ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import { Alert, App as AntApp, Button, Checkbox, Flex, Form, Pagination, Popover, Space, Typography } from 'antd';
 import type { VisibilityState } from '@tanstack/react-table';
-import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { isHttpError } from '../http/errors.ts';
 import type { QueryValue } from '../http/client.ts';
-import { valueAt } from '../schema/conditions.ts';
-import type { Column, EndpointRef, ExportFormat, TableParts } from '../schema/screen.ts';
+import { evaluate, valueAt } from '../schema/conditions.ts';
+import type { Column, EndpointRef, ExportFormat, ImportAction, TableParts } from '../schema/screen.ts';
 import { textOf, type I18nText, type Lang } from '../schema/texts.ts';
 import { pluck, type ValueContext } from '../schema/values.ts';
 import type { DataSource } from '../services/contract.ts';
@@ -25,6 +26,8 @@ import { ActionButtons, ROW_INLINE_ACTIONS, targetUrl, type ActionScope } from '
 import { actionsWidth, columnEllipsis, columnWidth, hiddenByWidth } from './column-layout.ts';
 import { createSelectionStore, DataGrid, useSelection, type GridColumn, type GridRow, type SelectionStore } from './DataGrid.tsx';
 import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
+import { lazyView } from './lazy-view.ts';
+import { notifyResourceChanged } from './data-events.ts';
 import { filterQuery, filterSpec, fixedQuery, sortParam } from './filters.ts';
 import { RoutedScreenIdContext } from './routed-screen.ts';
 import { formatScalar, hasOwnCell, useYesNo, ValueView } from './format.tsx';
@@ -34,6 +37,9 @@ import { useListState, useViewportWidth } from './table/list-state.ts';
 import { SearchForm } from './table/search-form.tsx';
 import { useTreeColumn } from './table/tree-column.tsx';
 import { useResourceQuery } from './use-resource-query.ts';
+
+/** The import dialog is a chunk of its own: only those who import load it. */
+const ImportDialog = lazyView(() => import('./ImportDialog.tsx').then((m) => m.ImportDialog));
 
 export interface TableViewProps {
   /** Names the search form, so that its field ids are unique among the screens kept alive. */
@@ -85,6 +91,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   // The selection lives outside React state: a row re-renders alone when it is (de)selected.
   const [selection] = useState(createSelectionStore);
   const [exporting, setExporting] = useState(false);
+  const [importing, setImporting] = useState<ImportAction | null>(null);
   // An endpoint answering a plain array (a tree, a short list) has no pages.
   const [unpaged, setUnpaged] = useState(false);
 
@@ -176,7 +183,11 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
     [source, query, parts.toolbar, data, host.registry, gridColumns, visibility, lang, title, message, t],
   );
 
-  const baseScope: ActionScope = { ctx, resource, refresh: reload, exportQuery };
+  const highlight = parts.rowHighlight;
+  const rowTone = useMemo(() => (highlight?.length ? (r: GridRow) => highlight.find((h) => evaluate(h.when, r))?.tone : undefined), [highlight]);
+
+  const baseScope: ActionScope = { ctx, resource, refresh: reload, exportQuery, openImport: setImporting };
+  const importInto = importing ? (importing.resource ?? resource) : undefined;
   const rowActions = useCallback(
     (r: GridRow) => <ActionButtons actions={parts.rowActions} scope={{ ctx: { ...ctx, row: r }, resource, refresh: reload }} data={r} variant="row" />,
     [parts.rowActions, ctx, resource, reload],
@@ -190,6 +201,17 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
 
   return (
     <Flex vertical gap={12}>
+      {importing && importInto ? (
+        <Suspense fallback={null}>
+          <ImportDialog
+          action={importing}
+          resource={importInto}
+          title={title}
+          onClose={() => setImporting(null)}
+          onImported={() => notifyResourceChanged(importInto)}
+          />
+        </Suspense>
+      ) : null}
       {specs.length ? <SearchForm id={id} form={form} specs={specs} initialValues={list.values} ctx={ctx} onSearch={search} /> : null}
 
       <Flex justify="space-between" align="center" wrap gap={8}>
@@ -222,6 +244,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
       </Flex>
 
       <DataGrid
+        rowTone={rowTone}
         columns={shownColumns}
         rows={rows}
         rowKey={rowKey}
@@ -291,9 +314,11 @@ function ColumnCell({ column, row, options, ctx, host, lang }: { column: Column;
     column.render === 'link' && column.link
       ? (text: string) => {
           const url = targetUrl(column.link!, { ...ctx, row }, host);
+          if (url && column.link!.document) return <DocumentLink href={url}>{text}</DocumentLink>;
           return url ? <Link to={url}>{text}</Link> : text;
         }
       : undefined;
-  return <ValueView value={pluck(row, column.field)} fmt={{ render: column.render === 'link' ? 'text' : column.render, precision: column.precision, lang }} options={options} link={link} />;
+  const label = column.title ? textOf(column.title, lang) : undefined;
+  return <ValueView value={pluck(row, column.field)} fmt={{ render: column.render === 'link' ? 'text' : column.render, precision: column.precision, lang, label }} options={options} link={link} />;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The action runner (docs/schema-language.md, "Actions"): navigate, openForm, call,
- * export and transition, each shown only when gating.ts allows it (element code held, the record's `_can`
+ * export, import and transition, each shown only when gating.ts allows it (element code held, the record's `_can`
  * hints, the condition). A
  * navigation whose parameters cannot all be filled is shown disabled, never sent to a
  * half-filled URL.
@@ -13,7 +13,7 @@ import { useNavigate } from 'react-router-dom';
 import type { DataSource } from '../services/contract.ts';
 import { useServices } from '../services/context.ts';
 import { isHttpError } from '../http/errors.ts';
-import type { Action, CallAction, ExportFormat, FormMode, NavigateTarget, OpenFormAction, PromptField, TransitionAction } from '../schema/screen.ts';
+import type { Action, CallAction, ExportFormat, FormMode, ImportAction, NavigateTarget, OpenFormAction, PromptField, TransitionAction } from '../schema/screen.ts';
 import { fillRoute, resolveRoute } from '../schema/screen.ts';
 import { formatText, isI18nText, textOf } from '../schema/texts.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../schema/values.ts';
@@ -34,6 +34,8 @@ export interface ActionScope {
   refresh?: () => void;
   /** A table's export of its current query. */
   exportQuery?: (format: ExportFormat) => Promise<void>;
+  /** A table's import dialog (ImportDialog.tsx). */
+  openImport?: (action: ImportAction) => void;
 }
 
 /** The URL a navigation target leads to from this host, or null when a parameter is missing. */
@@ -78,7 +80,9 @@ export const DEFAULT_ACTIONS: Feature['actions'] = {
     available: (action, { scope, host }) => targetUrl(action, scope.ctx, host) !== null,
     run: (action, { scope, host, navigate }) => {
       const url = targetUrl(action, scope.ctx, host);
-      if (url) navigate(url);
+      // A page served outside the console opens in a tab of its own; the console stays.
+      if (url && action.document) window.open(url, '_blank', 'noopener');
+      else if (url) navigate(url);
     },
   },
   openForm: {
@@ -92,6 +96,13 @@ export const DEFAULT_ACTIONS: Feature['actions'] = {
   export: {
     available: (_action, { scope }) => !!scope.exportQuery,
     run: (action, { scope }) => scope.exportQuery?.(action.formats[0]),
+  },
+  import: {
+    available: (action, { scope, host }) => {
+      const name = action.resource ?? scope.resource;
+      return !!scope.openImport && !!name && !!host.registry.resource(name);
+    },
+    run: (action, { scope }) => scope.openImport?.(action),
   },
   transition: {
     available: (action, { scope, host }) => transitionRequest(action, recordOf(scope), host.registry, scope.resource) !== null,

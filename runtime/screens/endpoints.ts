@@ -4,7 +4,7 @@
  * `:name` segments filled from the context. A missing parameter yields null, so the
  * caller disables what it cannot call instead of calling a wrong URL.
  */
-import { operationEndpoint, transitionPath, type ResourceOperation } from '../protocol/operations.ts';
+import { operationEndpoint, transitionPath, type IMPORT_OPERATION, type ResourceOperation } from '../protocol/operations.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { ResourceDocument } from '../schema/resource.ts';
 import type { TransitionDeclaration } from '../schema/transitions.ts';
@@ -40,7 +40,7 @@ export function resolveEndpoint(
 }
 
 /** The resource's operation with an id, e.g. read / update / delete of record 7. */
-export function resourceOperation(doc: ResourceDocument, op: ResourceOperation, id?: unknown): ResolvedEndpoint {
+export function resourceOperation(doc: ResourceDocument, op: ResourceOperation | typeof IMPORT_OPERATION, id?: unknown): ResolvedEndpoint {
   const e = operationEndpoint(doc, op);
   return { method: e.method, url: e.path.replace(':id', encodeURIComponent(String(id ?? ''))) };
 }

@@ -49,6 +49,8 @@ export interface CellFormat {
   precision?: number;
   lang?: Lang;
   unit?: string;
+  /** The column's or field's title in the user's language: an image's alternative text. */
+  label?: string;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { evaluate } from '../schema/conditions.ts';
 import { crossFieldProblems } from '../schema/cross-rules.ts';
 import type { FieldSchema, ResourceDocument } from '../schema/resource.ts';
-import type { Enumerated, FormField, FormMode, FormScreen, FormWidget, LineItems } from '../schema/screen.ts';
+import type { Enumerated, FormField, FormMode, FormScreen, FormWidget, LineItems, LineTotal } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
 import type { ResolvedOption } from './options.ts';
 
@@ -57,6 +57,11 @@ export function lineItemSchema(prop: FieldSchema | undefined): Record<string, Fi
   return prop?.type === 'array' && prop.items?.type === 'object' && prop.items.properties ? prop.items.properties : null;
 }
 
+/** The properties of a line item in the order its row shows them: the record's order (declare the record's properties in the order the rows should show them). */
+export function lineItemOrder(props: Record<string, FieldSchema>, _items: LineItems | undefined): string[] {
+  return Object.keys(props);
+}
+
 /** Line-item properties with options, keyed by their dot path without indexes ("workItems.workTypeId"). */
 function enumeratedItemFields(path: string, items: LineItems | undefined, prop: FieldSchema): { field: FormField; e: Enumerated; prop: FieldSchema | undefined }[] {
   const props = lineItemSchema(prop);
@@ -77,8 +82,8 @@ function enumeratedItemFields(path: string, items: LineItems | undefined, prop: 
  * property, at most 6; a nested list takes a whole line), choice widgets with their
  * options (keyed by the dot path of the property, without indexes), nested lists alike.
  */
-function lineItemsUi(items: LineItems | undefined, props: Record<string, FieldSchema>, path: string, lang: Lang, choices: Map<string, ResolvedOption[] | null>): UiSchema {
-  const names = Object.keys(props);
+function lineItemsUi(items: LineItems | undefined, props: Record<string, FieldSchema>, path: string, lang: Lang, choices: Map<string, ResolvedOption[] | null>, mode: FormMode): UiSchema {
+  const names = lineItemOrder(props, items);
   const columns = items?.columns ?? Math.min(names.filter((n) => !lineItemSchema(props[n])).length || 1, 6);
   const declared = new Map((items?.fields ?? []).map((x) => [x.field, x]));
   const ui: UiSchema = {};
@@ -86,10 +91,20 @@ function lineItemsUi(items: LineItems | undefined, props: Record<string, FieldSc
   for (const name of names) {
     const p = props[name];
     const x = declared.get(name);
+    // Hidden in this mode: carried in the row's data, not shown.
+    if (x?.hiddenIn?.includes(mode)) {
+      ui[name] = { 'ui:widget': 'hidden' };
+      continue;
+    }
     const nested = lineItemSchema(p);
     fields.push({ name, span: nested ? columns : Math.min(x?.span ?? 1, columns) });
     if (nested) {
-      ui[name] = { items: lineItemsUi(x?.items, nested, `${path}.${name}`, lang, choices) };
+      ui[name] = { items: lineItemsUi(x?.items, nested, `${path}.${name}`, lang, choices, mode) };
+      continue;
+    }
+    if (x?.readOnly) {
+      // Text, never an input (the ordered quantity beside the quantity shipped now).
+      ui[name] = { 'ui:widget': 'readOnlyText', 'ui:readonly': true };
       continue;
     }
     const enumerated = !!(x?.options || x?.dict || x?.optionsFrom || x?.optionsEndpoint);
@@ -102,8 +117,22 @@ function lineItemsUi(items: LineItems | undefined, props: Record<string, FieldSc
     ui[name] = u;
   }
   ui['ui:order'] = [...names, '*'];
-  ui['ui:options'] = { sections: [{ columns, fields }] satisfies LayoutSection[] };
+  ui['ui:options'] = { sections: [{ columns, fields }] satisfies LayoutSection[], ...(items?.lineTotal ? { lineTotal: lineTotalUi(items.lineTotal, lang) } : {}) };
   return ui;
+}
+
+/** What the row template and the list's footer need of a line total: the two properties and the titles in the form's language. */
+export interface LineTotalUi {
+  quantity: string;
+  unitPrice: string;
+  title: string;
+  totalTitle: string;
+}
+
+const TOTAL_TITLE = { zh: '合计', en: 'Total', es: 'Total' };
+
+function lineTotalUi(t: LineTotal, lang: Lang): LineTotalUi {
+  return { quantity: t.quantity, unitPrice: t.unitPrice, title: textOf(t.title, lang), totalTitle: textOf(t.totalTitle ?? TOTAL_TITLE, lang) };
 }
 
 export function defaultWidget(f: FormField, prop: FieldSchema | undefined, isReference: boolean): FormWidget {
@@ -176,6 +205,8 @@ export function buildForm(
   data: Record<string, unknown>,
   lang: Lang,
   choices: Map<string, ResolvedOption[] | null>,
+  /** Whether the user holds one of these codes (a field's `requires`); everything by default. */
+  holds: (codes: string[]) => boolean = () => true,
 ): BuiltForm {
   const properties: Record<string, RJSFSchema> = {};
   const uiSchema: UiSchema = {};
@@ -189,6 +220,7 @@ export function buildForm(
     const layout: LayoutSection = { title: section.title ? textOf(section.title, lang) : undefined, columns, fields: [] };
     for (const f of section.fields) {
       if (f.hiddenIn?.includes(mode)) continue;
+      if (f.requires && !holds(f.requires)) continue;
       if (f.when && !safeEvaluate(f.when, data)) continue;
       const prop = doc.record.properties[f.field];
       if (!prop || properties[f.field]) continue;
@@ -207,7 +239,11 @@ export function buildForm(
       const opts = choices.get(f.field);
       if (rjsfWidget?.startsWith('choice')) ui['ui:options'] = { ...(ui['ui:options'] as object), choices: opts ?? [], multiple: widget === 'multiSelect' || prop.type === 'array' };
       const rows = lineItemSchema(prop);
-      if (rows) ui.items = lineItemsUi(f.items, rows, f.field, lang, choices);
+      if (rows) {
+        ui.items = lineItemsUi(f.items, rows, f.field, lang, choices, mode);
+        // The sum of the line totals goes under the rows (the array's template reads it).
+        if (f.items?.lineTotal) ui['ui:options'] = { ...(ui['ui:options'] as object), lineTotal: lineTotalUi(f.items.lineTotal, lang) };
+      }
       Object.assign(ui, f.ui ?? {});
       uiSchema[f.field] = ui;
     }

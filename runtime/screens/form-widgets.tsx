@@ -6,8 +6,10 @@
  */
 import { Card, Checkbox, Col, Image, Input, Radio, Row, Select, Space, Switch } from 'antd';
 import { useEffect, useState } from 'react';
-import type { ObjectFieldTemplateProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
-import type { LayoutSection } from './form-schema.ts';
+import type { ArrayFieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import type { ComponentType } from 'react';
+import type { LayoutSection, LineTotalUi } from './form-schema.ts';
+import { lineAmount, linesTotal } from './line-totals.ts';
 import type { ResolvedOption } from './options.ts';
 import { CheckboxTreeWidget } from './fields/CheckboxTreeWidget.tsx';
 import { RichTextWidget } from './fields/RichTextWidget.tsx';
@@ -87,7 +89,53 @@ function ImageUrlWidget(props: WidgetProps) {
   );
 }
 
+/**
+ * A line item's read-only property (`readOnly` in `items.fields`): its value as text, «—»
+ * when empty; the form carries the value unchanged, the server ignores it.
+ */
+function ReadOnlyTextWidget(props: WidgetProps) {
+  const v = props.value;
+  const text = v === undefined || v === null || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return (
+    <span id={props.id} className="sf-readonly-text" data-readonly-field={props.name} style={{ display: 'inline-block', minHeight: 32, lineHeight: '32px' }}>
+      {text}
+    </span>
+  );
+}
+
+/** The line total of one row (quantity × unit price, exact, to the fen), after the row's fields. */
+function LineTotalCell({ spec, row }: { spec: LineTotalUi; row: Record<string, unknown> | undefined }) {
+  const amount = lineAmount(row?.[spec.quantity], row?.[spec.unitPrice]);
+  return (
+    <div className="ant-form-item" style={{ marginBottom: 24 }}>
+      <div className="ant-form-item-label">
+        <span>{spec.title}</span>
+      </div>
+      <output className="sf-line-total" style={{ display: 'inline-block', minHeight: 32, lineHeight: '32px' }}>
+        {amount ?? '—'}
+      </output>
+    </div>
+  );
+}
+
+/** antd's array template with the sum of the rows' line totals under the rows, when the field declares `items.lineTotal`. */
+export function lineItemsArrayTemplate(Base: ComponentType<ArrayFieldTemplateProps>) {
+  return function LineItemsArrayTemplate(props: ArrayFieldTemplateProps) {
+    const spec = (props.uiSchema?.['ui:options'] as { lineTotal?: LineTotalUi } | undefined)?.lineTotal;
+    if (!spec) return <Base {...props} />;
+    return (
+      <div>
+        <Base {...props} />
+        <div className="sf-lines-total" role="status" style={{ textAlign: 'right', fontWeight: 600, padding: '4px 8px' }}>
+          {spec.totalTitle}：<output data-lines-total>{linesTotal(props.formData, spec.quantity, spec.unitPrice)}</output>
+        </div>
+      </div>
+    );
+  };
+}
+
 export const formWidgets: RegistryWidgetsType = {
+  readOnlyText: ReadOnlyTextWidget,
   choiceSelect: ChoiceSelect,
   choiceRadio: ChoiceRadio,
   choiceCheckboxes: ChoiceCheckboxes,
@@ -114,6 +162,8 @@ const FIELD_ROW_HEIGHT = 82;
  */
 export function SectionsTemplate(props: ObjectFieldTemplateProps) {
   const sections = (props.uiSchema?.['ui:options'] as { sections?: LayoutSection[] } | undefined)?.sections;
+  // A line item's row with a line total (items.lineTotal): the amount after its fields.
+  const lineTotal = (props.uiSchema?.['ui:options'] as { lineTotal?: LineTotalUi } | undefined)?.lineTotal;
   const byName = new Map(props.properties.map((p) => [p.name, p]));
   const mounted = useStagedSections(sections);
   if (!sections) {
@@ -142,6 +192,11 @@ export function SectionsTemplate(props: ObjectFieldTemplateProps) {
                   </Col>
                 );
               })}
+              {lineTotal ? (
+                <Col xs={24} md={Math.round(24 / s.columns)}>
+                  <LineTotalCell spec={lineTotal} row={props.formData as Record<string, unknown> | undefined} />
+                </Col>
+              ) : null}
             </Row>
           ) : (
             <div aria-busy style={{ height: Math.ceil(s.fields.reduce((n, f) => n + f.span, 0) / s.columns) * FIELD_ROW_HEIGHT }} />

@@ -22,6 +22,8 @@ export interface ValueFormat {
   lang?: Lang;
   /** The unit a `duration` or `bytes` value arrives in. */
   unit?: ValueUnit;
+  /** The column's or field's title in the user's language: an image's alternative text. */
+  label?: string;
 }
 
 /** The text of an HTML value (exports, tooltips): tags dropped, entities decoded, spaces collapsed. */
@@ -79,7 +81,9 @@ export const DEFAULT_RENDERS: Record<string, CellRender> = {
   // No hook in these cells: a list page draws hundreds of them.
   tag: { cell: ({ value, options }) => (value !== undefined && value !== null && value !== '' ? <TagCell value={value} options={options} /> : undefined) },
   changes: { cell: ({ value }) => (isChangeList(value) ? <ChangesView lines={value} /> : undefined) },
-  image: { cell: ({ value }) => (typeof value === 'string' && value ? <Image src={value} width={48} height={48} style={{ objectFit: 'cover' }} /> : undefined) },
+  // alt: the field's title where the cell knows it, else the file's name (never empty: antd's
+  // previewable image is a button named by it).
+  image: { cell: ({ value, fmt }) => (typeof value === 'string' && value ? <Image src={value} alt={fmt.label || imageName(value)} width={48} height={48} style={{ objectFit: 'cover' }} /> : undefined) },
   html: {
     cell: ({ value }) =>
       typeof value === 'string' ? (
@@ -93,6 +97,15 @@ export const DEFAULT_RENDERS: Record<string, CellRender> = {
   enum: {},
 };
 registerFeature({ renders: DEFAULT_RENDERS });
+
+function imageName(url: string): string {
+  const last = url.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? url;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
 
 function TagCell({ value, options }: { value: unknown; options: ResolvedOption[] | null }) {
   const list = Array.isArray(value) ? value : [value];

@@ -52,6 +52,12 @@ export function impliedWrite(action: Action, gc: GateContext): { doc: ResourceDo
     const doc = write && name ? gc.registry.resource(name) : undefined;
     return doc && write ? { doc, write } : null;
   }
+  if (action.kind === 'import') {
+    // An import creates records: the create's code, as the server checks it.
+    const name = action.resource ?? gc.resource;
+    const doc = name ? gc.registry.resource(name) : undefined;
+    return doc ? { doc, write: 'create' } : null;
+  }
   if (action.kind === 'openForm' && action.mode !== 'show') {
     const form = gc.registry.screen(action.screen);
     if (form?.kind !== 'form' || !form.resource) return null;

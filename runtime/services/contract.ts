@@ -13,7 +13,7 @@ import type { NotifierSlot } from '../http/notifier-slot.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { NamedCall } from '../protocol/calls.ts';
 import type { Envelope } from '../protocol/envelope.ts';
-import type { ResourceOperation } from '../protocol/operations.ts';
+import type { IMPORT_OPERATION, ResourceOperation } from '../protocol/operations.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { EndpointRef } from '../schema/screen.ts';
 import type { ValueContext } from '../schema/values.ts';
@@ -31,7 +31,7 @@ export type Navigate = (path: string) => void;
  */
 export type DataSource =
   | { endpoint: EndpointRef; ctx: ValueContext; screenResource?: string }
-  | { resource: string; operation: ResourceOperation; id?: unknown }
+  | { resource: string; operation: ResourceOperation | typeof IMPORT_OPERATION; id?: unknown }
   /** A declared transition of one record of a resource (POST {base}/:id/transitions/:name). */
   | { resource: string; transition: string; id: unknown }
   /** The items of a server dictionary (any signed-in user). */
@@ -47,6 +47,8 @@ export interface DataRequest {
   body?: unknown;
   /** The caller shows refusals itself (RequestOptions.quiet). */
   quiet?: boolean;
+  /** A longer wait than the client's default (an import of thousands of rows). */
+  timeoutMs?: number;
 }
 
 /** The parameters of a named call (runtime/protocol/calls.ts). */
@@ -78,6 +80,24 @@ export interface DataProvider {
    * page makes its calls without the screens' code.
    */
   call<T = unknown>(name: NamedCall, options?: CallOptions): Promise<Envelope<T>>;
+  /**
+   * A named call that is a server-sent event stream (e.g. `deviceEvents`): `onEvent` gets
+   * each event's name and parsed data; after a drop it reconnects by itself, and `onOpen`
+   * runs at each (re)connection, so the caller reads again what it may have missed.
+   * Absent where the console cannot stream (tests' providers).
+   */
+  subscribe?(name: NamedCall, handlers: EventHandlers): EventSubscription;
+}
+
+export interface EventHandlers {
+  onEvent(type: string, data: unknown): void;
+  onOpen?(): void;
+  /** The stream dropped; it reconnects after a pause. */
+  onDrop?(): void;
+}
+
+export interface EventSubscription {
+  close(): void;
 }
 
 /** The console's one authority check (runtime/access/can.ts) over the session's menu and element codes. */

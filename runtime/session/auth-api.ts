@@ -24,8 +24,10 @@ export function createAuthApi(http: HttpClient): AuthApi {
     async logout(token) {
       await http.request({ ...callRoute('signOut'), query: { token }, quiet: true });
     },
+    // The token asked about is the call's own: the same as the session's in the session flow, a
+    // candidate not yet stored on /auth-redirect.
     async userInfo(token, options) {
-      const env = await http.request({ ...callRoute('userInfo'), query: { token }, quiet: options?.quiet });
+      const env = await http.request({ ...callRoute('userInfo'), query: { token }, quiet: options?.quiet, token });
       return parseUserInfo(env.data);
     },
     async menuTree(token, options) {

@@ -34,6 +34,16 @@ export class Session {
     this.store.set(tokenAtom, token);
   }
 
+  /**
+   * Adopts a token the server already confirmed (the sign-in redirect target /auth-redirect):
+   * like a login, a previous user's local state goes first.
+   */
+  adoptToken(token: string): void {
+    this.clearLocal();
+    this.persistence.saveToken(token);
+    this.store.set(tokenAtom, token);
+  }
+
   /** Adopts the info and menu tree of the session flow; a stored farm id wins over the server's. */
   adopt(info: UserInfo, menus?: MenuItem[]): UserInfo {
     const effective = this.persistence.rememberUser(info);

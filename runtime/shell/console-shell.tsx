@@ -10,4 +10,8 @@ export { DashboardPage } from './pages/DashboardPage.tsx';
 export { ErrorLogPage } from './pages/ErrorLogPage.tsx';
 export { NotFoundPage } from './pages/NotFoundPage.tsx';
 export { StartPage } from './pages/StartPage.tsx';
+export { StartPage2 } from './pages/StartPage2.tsx';
+export { AuthRedirectPage } from './pages/AuthRedirectPage.tsx';
+export { AdminEntryPage } from './pages/AdminEntryPage.tsx';
+export { RedirectPage } from './pages/RedirectPage.tsx';
 export { UnauthorizedPage } from './pages/UnauthorizedPage.tsx';

@@ -36,5 +36,9 @@ export const DashboardPage = lazyPart('DashboardPage');
 export const ErrorLogPage = lazyPart('ErrorLogPage');
 export const NotFoundPage = lazyPart('NotFoundPage');
 export const StartPage = lazyPart('StartPage');
+export const StartPage2 = lazyPart('StartPage2');
+export const AuthRedirectPage = lazyPart('AuthRedirectPage');
+export const AdminEntryPage = lazyPart('AdminEntryPage');
+export const RedirectPage = lazyPart('RedirectPage');
 export const UnauthorizedPage = lazyPart('UnauthorizedPage');
 

@@ -17,6 +17,8 @@ export interface RouteMeta {
   keepAlive: boolean;
   /** The page's quick guide: a screen document's `help`, or a locale key for the shell's own pages. */
   help?: TitleSource;
+  /** The guide fetched when the dialog opens (a bundled document's help is a chunk of its own). */
+  loadHelp?: () => Promise<ScreenMeta['title'] | undefined>;
 }
 
 /** Pages of the shell itself, routed inside the layout. */
@@ -50,7 +52,7 @@ export function findRouteMeta(
     const match = matchPath({ path, end: true }, pathname);
     if (match) {
       return {
-        meta: { id: screen.meta.id, title: { text: screen.meta.title }, icon: screen.meta.icon, keepAlive: screen.meta.keepAlive, ...(screen.meta.help ? { help: { text: screen.meta.help } } : {}) },
+        meta: { id: screen.meta.id, title: { text: screen.meta.title }, icon: screen.meta.icon, keepAlive: screen.meta.keepAlive, ...(screen.meta.help ? { help: { text: screen.meta.help } } : {}), ...(screen.meta.loadHelp ? { loadHelp: screen.meta.loadHelp } : {}) },
         params: Object.values(match.params).filter((v): v is string => typeof v === 'string' && v !== ''),
       };
     }
@@ -102,7 +104,11 @@ export function routeOpensTab(
 export function routeHelp(match: RouteMatch | null, translate: (key: string) => string, language: Language): string[] {
   const help = match?.meta.help;
   if (!help) return [];
-  const text = 'key' in help ? translate(help.key) : pickText(help.text, language);
+  return helpParagraphs('key' in help ? translate(help.key) : pickText(help.text, language));
+}
+
+/** A guide's text as paragraphs (a blank line between two). */
+export function helpParagraphs(text: string): string[] {
   return text
     .split(/\n\s*\n/)
     .map((p) => p.trim())

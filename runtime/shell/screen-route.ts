@@ -19,6 +19,8 @@ export interface ScreenMeta {
   hidden: boolean;
   /** The screen's quick guide (the instruction dialog without a video). */
   help?: I18nText;
+  /** Fetches the guide when the document came without it (a build keeps the bundled screens' help in a chunk of its own). */
+  loadHelp?: () => Promise<I18nText | undefined>;
 }
 
 /**
@@ -32,4 +34,6 @@ export interface ScreenRoute extends GatedRoute {
   meta: ScreenMeta;
   /** Readable without a session (a `public: true` screen): routed outside the session gate. */
   public?: boolean;
+  /** Shown after login without the console layout (a `fullScreen: true` screen, e.g. a full-screen map). */
+  fullScreen?: boolean;
 }

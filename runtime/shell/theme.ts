@@ -20,6 +20,9 @@ export const ACCESSIBLE_THEME: ThemeConfig = {
     colorSuccess: '#237804',
     colorWarning: '#ad6800',
     colorInfo: '#0958d9',
+    // antd derives a grey-green from the dark success colour; a light green instead, so that
+    // success tags and rows highlighted as success read as green and keep their contrast.
+    colorSuccessBg: '#e8f5e9',
     colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
     colorTextDescription: 'rgba(0, 0, 0, 0.62)',
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)',

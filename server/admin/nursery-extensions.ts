@@ -1,6 +1,9 @@
 import { business, forbidden } from '../http/envelope.ts';
 import type { ResourceExtension } from '../resources/extensions.ts';
 import { msg } from './messages.ts';
+import { checkCenterChange, REGION_CODES } from './region-center.ts';
+
+const centerOf = (data: Record<string, unknown>): number | undefined => (typeof data.centerId === 'number' ? data.centerId : undefined);
 
 /**
  * The rules of the seedling bases (schemas/resources/nurseries.json, rows of the
@@ -11,15 +14,20 @@ import { msg } from './messages.ts';
  * - nobody disables or deletes the organisation they belong to (40301);
  * - a change that changes nothing is refused (40001), as the endpoint always did;
  * - a base that people still belong to is not deleted (40001, naming how many);
- * - rows carry their people count and group name, and offer no deletion of one's own base.
+ * - rows carry their people count and group name, and offer no deletion of one's own base;
+ * - the regional center (`centerId`) is an organisation of type 3, set by the platform only.
  */
 export const nurseryResourceExtensions: ResourceExtension[] = [
   {
     resource: 'nurseries',
     hooks: {
-      async beforeUpdate({ user, id, data, current }) {
+      async beforeCreate({ tx, user, data }) {
+        await checkCenterChange(tx, user, REGION_CODES.nursery, null, centerOf(data));
+      },
+      async beforeUpdate({ tx, user, id, data, current }) {
         // A form sends the status it showed: only a change of one's own base's status is refused.
         if (id === user.orgId && data.status !== current.status) throw forbidden();
+        await checkCenterChange(tx, user, REGION_CODES.nursery, centerOf(current) ?? null, centerOf(data) ?? null);
         const keys = new Set([...Object.keys(data), ...Object.keys(current)]);
         if ([...keys].every((k) => JSON.stringify(data[k]) === JSON.stringify(current[k]))) throw business(msg['admin.nothingToChange']);
       },

@@ -5,17 +5,19 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { notFound, ok } from '../http/envelope.ts';
 import { requireAnyMenu } from '../http/guard.ts';
 import * as s from '../legacy/schemas.ts';
-import { ORG_COLUMNS, orgScopeSql, orgView, scopeOf, visibleOrg, type OrgRow } from '../legacy/scope.ts';
+import { ORG_COLUMNS, orgReadScopeSql, orgView, visibleOrg, type OrgRow } from '../legacy/scope.ts';
 import { readResourceDocuments } from '../resources/load.ts';
 import { pageQuerySchema } from '../resources/routes.ts';
 import { ResourceStore } from '../resources/store.ts';
 import { refuseValidation, resourceValidatorCompiler } from '../resources/validation.ts';
-import { id, offsetOf, okPage, page, pagedQuery, strictObject } from './schemas.ts';
+import { id, offsetOf, okArray, okPage, page, pagedQuery, strictObject } from './schemas.ts';
 
 const tags = ['organisations'];
 
 /** Who reaches the multi-farm screens (a provider's farms, the platform's). */
 export const MULTI_FARM_MENUS = ['multiFarm', 'multiFarmIndex'];
+/** Who edits the seedling bases (schemas/resources/nurseries.json). */
+const NURSERY_MENUS = ['nurseryManage', 'nurseryManageIndex'];
 
 interface FarmSummaryRow extends OrgRow {
   people: number;
@@ -45,7 +47,7 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
       schema: {
         tags,
         summary: 'Farms in the caller’s scope with their people, planting groups, plots and plot area',
-        description: `Needs one of the menu codes ${MULTI_FARM_MENUS.join(', ')}. A provider sees its bloc's farms, a farm itself, the platform every farm.`,
+        description: `Needs one of the menu codes ${MULTI_FARM_MENUS.join(', ')}. A provider sees its bloc's farms, a regional center the farms of its region, a farm itself, the platform every farm.`,
         querystring: pagedQuery({ keyword: s.keyword, city: s.city }),
         response: okPage(),
       },
@@ -54,7 +56,7 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
       const me = requireAnyMenu(req, MULTI_FARM_MENUS);
       const q = req.query;
       const p = new Params();
-      const where = ['o.type = 0', orgScopeSql(scopeOf(me), p)];
+      const where = ['o.type = 0', orgReadScopeSql(me, p)];
       if (q.keyword) where.push(`position(${p.add(q.keyword.toLowerCase())} in lower(o.name)) > 0`);
       if (q.city) where.push(`o.city = ${p.add(q.city)}`);
       const cond = where.join(' AND ');
@@ -80,6 +82,23 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
   );
 
   typed.get(
+    '/admin/organisations/centers',
+    {
+      schema: {
+        tags,
+        summary: 'The regional management centers (organisations of type 3) as options {value, label}: the center select of the farm and seedling base forms',
+        description: `Needs one of the menu codes ${[...MULTI_FARM_MENUS, ...NURSERY_MENUS].join(', ')}.`,
+        response: okArray(),
+      },
+    },
+    async (req) => {
+      requireAnyMenu(req, [...MULTI_FARM_MENUS, ...NURSERY_MENUS]);
+      const { rows } = await db.query<{ id: number; name: string }>('SELECT id, name FROM organisations WHERE type = 3 ORDER BY name, id');
+      return ok(rows.map((r) => ({ value: Number(r.id), label: r.name })));
+    },
+  );
+
+  typed.get(
     '/admin/multiFarm/:farmId/plantGroups',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -96,10 +115,11 @@ export async function registerOrganisationAdminRoutes(app: FastifyInstance): Pro
     async (req) => {
       const me = requireAnyMenu(req, MULTI_FARM_MENUS);
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const farm = await visibleOrg(db, me, req.params.farmId);
+      const farm = await visibleOrg(db, me, req.params.farmId, { mode: 'read' });
       if (farm.type !== 0) throw notFound();
-      // The engine's own page query, with the caller's scope narrowed to that one farm.
-      const narrowed: SessionUser = { ...me, platformAdmin: false, orgId: farm.id };
+      // The engine's own page query, with the caller's scope narrowed to that one farm (as a
+      // member of it, so that a center's region does not widen it again).
+      const narrowed: SessionUser = { ...me, platformAdmin: false, orgId: farm.id, orgType: farm.type };
       return ok(await plantGroupStore.page(db, narrowed, req.query));
     },
   );

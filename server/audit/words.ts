@@ -26,6 +26,7 @@ const FAMILIES: Record<string, Words> = {
   menu: w('菜单', 'Menus', 'Menús'),
   notice: w('通知', 'Notices', 'Avisos'),
   business: w('授权申请', 'Authorisation requests', 'Solicitudes de autorización'),
+  studio: w('配置工作室', 'Schema studio', 'Estudio de esquemas'),
 };
 
 /** The family of an action code that is not `<family>.<verb>`. */
@@ -65,6 +66,9 @@ const ACTIONS: Record<string, Words> = {
   'menu.delete': w('删除菜单', 'Menu entry deleted', 'Entrada de menú eliminada'),
   'notice.read': w('阅读通知', 'Notice read', 'Aviso leído'),
   'business.responseAuth': w('答复授权申请', 'Authorisation request answered', 'Solicitud de autorización respondida'),
+  'studio.draft': w('保存文档草稿', 'Document draft saved', 'Borrador de documento guardado'),
+  'studio.publish': w('发布文档', 'Document published', 'Documento publicado'),
+  'studio.rollback': w('回滚文档', 'Document rolled back', 'Documento revertido'),
 };
 
 /** Tables and other things acted on by the hand-written calls. */
@@ -79,6 +83,7 @@ const RESOURCES: Record<string, Words> = {
   sms_codes: w('短信验证码', 'SMS codes', 'Códigos SMS'),
   notices: w('通知', 'Notices', 'Avisos'),
   business: w('授权申请', 'Authorisation requests', 'Solicitudes de autorización'),
+  schemas: w('页面与菜单文档', 'Screen and menu documents', 'Documentos de pantallas y menús'),
 };
 
 /** Field names of the hand-written calls' change records. */
@@ -125,6 +130,13 @@ const FIELDS: Record<string, Words> = {
   registration: w('注册申请', 'Registration request', 'Solicitud de registro'),
   logoUrl: w('标志', 'Logo', 'Logotipo'),
   contactPhone: w('联系电话', 'Contact phone', 'Teléfono de contacto'),
+  revision: w('修订', 'Revision', 'Revisión'),
+  baseRevision: w('基于修订', 'Based on revision', 'Basado en la revisión'),
+  comment: w('说明', 'Comment', 'Comentario'),
+  restores: w('恢复的修订', 'Revision restored', 'Revisión restaurada'),
+  diff: w('修改内容', 'Changes', 'Cambios'),
+  pointer: w('位置', 'Place', 'Lugar'),
+  text: w('修改', 'Change', 'Cambio'),
 };
 
 /** Coded values of the hand-written tables, by resource and field. */

@@ -38,6 +38,11 @@ export async function seedKnowledge(db: Queryable): Promise<void> {
   await insert('productionStandards', {
     name: '绿色食品 水稻生产技术规程', code: 'NY/T 1620-2016', level: 'industry', cropId: crop('水稻'), issuedOn: '2016-10-26', issuer: '农业部',
     summary: '规定了绿色食品水稻的产地环境、品种选择、育秧、插秧、肥水管理、病虫草害防治和收获要求。',
+    limits: [
+      { material: '尿素', unit: '袋', maxPerMu: 0.5, note: '绿色食品：化学氮肥减半' },
+      { material: '复合肥 15-15-15', unit: '袋', maxPerMu: 0.8 },
+      { material: '吡虫啉 10% 可湿性粉剂', unit: '袋', maxPerMu: 0.4 },
+    ],
   });
   await insert('productionStandards', {
     name: '寒地水稻生产技术规程', code: 'DB23/T 1520-2013', level: 'local', cropId: crop('水稻'), issuedOn: '2013-06-20', issuer: '黑龙江省质量技术监督局',
@@ -46,6 +51,14 @@ export async function seedKnowledge(db: Queryable): Promise<void> {
   await insert('productionStandards', {
     name: '日光温室番茄栽培技术规程', code: 'NY/T 5007-2001', level: 'industry', cropId: crop('番茄'), issuedOn: '2001-09-03', issuer: '农业部',
     summary: '无公害番茄日光温室生产：品种、育苗、定植、温光水肥管理、整枝打杈、病虫害防治与采收。',
+    // Per mu of a season, in the units the farms' catalogues keep (inputs applied, docs/materials.md).
+    limits: [
+      { material: '复合肥 15-15-15', unit: '袋', maxPerMu: 60, note: '基肥与追肥合计' },
+      { material: '尿素', unit: '袋', maxPerMu: 50, note: '分次追施，单次不超过 10 袋/亩' },
+      { material: '吡虫啉 10% 可湿性粉剂', unit: '袋', maxPerMu: 80, note: '每季最多施用 2 次' },
+      { material: '阿维菌素 1.8% 乳油', unit: '瓶', maxPerMu: 12, note: '安全间隔期 7 天' },
+      { material: '代森锰锌 80% 可湿性粉剂', unit: '袋', maxPerMu: 20 },
+    ],
   });
   await insert('productionStandards', {
     name: '玉米栽培技术规程', code: 'GB/T 17980.1-2021', level: 'national', cropId: crop('玉米'), issuedOn: '2021-04-30', issuer: '国家市场监督管理总局',

@@ -1,4 +1,5 @@
 import type { SessionUser } from '../auth/session-user.ts';
+import { regionCenterOf, type ScopeMode } from '../auth/region-scope.ts';
 import type { Queryable } from '../db/database.ts';
 import { notFound } from '../http/envelope.ts';
 import { Params } from '../db/params.ts';
@@ -39,6 +40,17 @@ export function orgScopeSql(scope: Scope, p: Params, o = 'o'): string {
   }
 }
 
+/**
+ * A condition on organisations aliased `o` that keeps those the caller may read: its scope,
+ * and for a regional center the organisations of its region (auth/region-scope.ts).
+ */
+export function orgReadScopeSql(user: SessionUser, p: Params, o = 'o'): string {
+  const center = regionCenterOf(user);
+  if (center == null) return orgScopeSql(scopeOf(user), p, o);
+  const c = p.add(center);
+  return `(${o}.id = ${c} OR ${o}.center_id = ${c})`;
+}
+
 /** A condition on users aliased `u` that keeps those in scope. */
 export function userScopeSql(scope: Scope, p: Params, u = 'u'): string {
   switch (scope.kind) {
@@ -67,17 +79,21 @@ export interface OrgRow {
   phone: string | null;
   logo_url: string | null;
   status: number;
+  center_id: number | null;
   created_at: Date;
 }
 
 export const ORG_COLUMNS = `o.id, o.name, o.type, o.bloc_id, b.name AS bloc_name, o.city, o.address, o.contact,
-  o.phone, o.logo_url, o.status, o.created_at`;
+  o.phone, o.logo_url, o.status, o.center_id, o.created_at`;
 
-/** The organisation `id` when the caller's scope holds it; otherwise the same 40401 as a missing one. */
-export async function visibleOrg(db: Queryable, user: SessionUser, id: number, opts: { forUpdate?: boolean } = {}): Promise<OrgRow> {
+/**
+ * The organisation `id` when the caller's scope holds it; otherwise the same 40401 as a missing
+ * one. The write scope unless a read asks for `mode: 'read'` (a center's region).
+ */
+export async function visibleOrg(db: Queryable, user: SessionUser, id: number, opts: { forUpdate?: boolean; mode?: ScopeMode } = {}): Promise<OrgRow> {
   const p = new Params();
   const idParam = p.add(id);
-  const cond = orgScopeSql(scopeOf(user), p);
+  const cond = opts.mode === 'read' && !opts.forUpdate ? orgReadScopeSql(user, p) : orgScopeSql(scopeOf(user), p);
   const lock = opts.forUpdate ? ' FOR UPDATE OF o' : '';
   const { rows } = await db.query<OrgRow>(
     `SELECT ${ORG_COLUMNS} FROM organisations o LEFT JOIN blocs b ON b.id = o.bloc_id
@@ -109,6 +125,7 @@ export function orgView(o: OrgRow) {
     phone: o.phone,
     logoUrl: o.logo_url,
     status: o.status,
+    centerId: o.center_id,
     createdAt: o.created_at,
   };
 }

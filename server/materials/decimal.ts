@@ -45,3 +45,7 @@ export function compareDecimal(a: string | number, b: string | number): number {
 export function subtractDecimal(a: string | number, b: string | number): string {
   return fromScaled(scaled(a) - scaled(b));
 }
+
+export function addDecimal(a: string | number, b: string | number): string {
+  return fromScaled(scaled(a) + scaled(b));
+}

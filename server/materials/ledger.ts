@@ -16,14 +16,16 @@ import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.ts';
 import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
+import { farmOwnerScope, type ScopeMode } from '../auth/region-scope.ts';
 import { audit } from '../audit/log.ts';
 import { notFound, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { invalidInput } from '../resources/validation.ts';
 import { movementNumber } from './numbers.ts';
-import { compareDecimal, decimalPlaces, numberText, subtractDecimal } from './decimal.ts';
+import { addDecimal, compareDecimal, decimalPlaces, numberText, subtractDecimal } from './decimal.ts';
 import './messages.ts';
+import './order-messages.ts';
 
 export interface LineInput {
   materialId: number;
@@ -65,6 +67,12 @@ interface StoredLine {
   amount?: string;
   producedOn: string | null;
   expiresOn: string | null;
+  /**
+   * A stock-out line that named no batch: drawn first-expired-first-out over the material's
+   * batches in the store (docs/materials.md, "Which batch a draw takes"). Lines read back
+   * from stored movements (a reversal) never set it: they take exactly their batch.
+   */
+  anyBatch?: boolean;
 }
 
 interface Header {
@@ -88,12 +96,12 @@ function refuse(errors: FieldError[], lang: Lang): never {
   throw invalidInput(errors, lang);
 }
 
-/** Scope of the caller over farm-owned rows, as the resource engine's farm scope. */
-export function farmScope(user: SessionUser, p: Params, column: string): string {
-  if (user.platformAdmin) return 'TRUE';
-  if (user.orgId != null) return `${column} = ${p.add(user.orgId)}`;
-  if (user.blocId != null) return `${column} IN (SELECT o.id FROM organisations o WHERE o.bloc_id = ${p.add(user.blocId)})`;
-  return 'FALSE';
+/**
+ * Scope of the caller over farm-owned rows, as the resource engine's farm scope: the strict
+ * write scope unless a read path asks for 'read' (a center's region, auth/region-scope.ts).
+ */
+export function farmScope(user: SessionUser, p: Params, column: string, mode: ScopeMode = 'write'): string {
+  return farmOwnerScope(user, p, column, mode);
 }
 
 export class MaterialsLedger {
@@ -160,6 +168,85 @@ export class MaterialsLedger {
   }
 
   /**
+   * A hand-over to another farm of the caller's group: a stock-out from the caller's store
+   * and a stock-in at the other farm's store, in this one transaction (both or neither). The
+   * goods keep their batch, dates and the cost they left with; the receiving farm's material
+   * is the one with the same goods code, and the stock-in's checks run after the stock-out
+   * has been posted, so a refusal there undoes the stock-out too. Returns both ids.
+   */
+  async handOver(tx: Queryable, req: FastifyRequest, user: SessionUser, input: MovementInput & { toStoreId: number }): Promise<{ outId: number; inId: number }> {
+    const lang = req.lang;
+    const { toStoreId, ...out } = input;
+    const { store, materials } = await this.checkInput(tx, user, lang, { ...out, groupId: undefined, taskId: undefined }, 'out');
+    const { rows: target } = await tx.query<{ id: number; farm_id: number; name: string; farm_name: string; from_name: string; same_bloc: boolean }>(
+      `SELECT s.id, s.farm_id, s.data->>'name' AS name, tf.name AS farm_name, ff.name AS from_name,
+              (tf.bloc_id IS NOT NULL AND tf.bloc_id = ff.bloc_id) AS same_bloc
+         FROM resource_records s JOIN organisations tf ON tf.id = s.farm_id JOIN organisations ff ON ff.id = $2
+        WHERE s.resource = 'farmStores' AND s.id = $1`,
+      [toStoreId, store.farmId],
+    );
+    const to = target[0];
+    if (!to || !to.same_bloc) refuse([{ field: 'toStoreId', message: t(lang, 'handover.toStoreMissing') }], lang);
+    if (Number(to.farm_id) === store.farmId) refuse([{ field: 'toStoreId', message: t(lang, 'handover.sameFarm') }], lang);
+    const lines = out.lines.map((l, i) => storedLine(l, i + 1));
+    // Hand-overs between the same two farms, in either direction, one at a time: each locks
+    // the giving farm's balance rows, then the receiving farm's, so two in opposite
+    // directions would take them in opposite orders (a deadlock on PostgreSQL). One lock per
+    // pair of farms, taken first, orders them.
+    const pair = [store.farmId, Number(to.farm_id)].sort((a, b) => a - b);
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('materials.handOver:' || $1::text || ':' || $2::text))`, [pair[0], pair[1]]);
+    const outHead: Header = { ...header(store.farmId, 'out', out), purpose: t(lang, 'handover.out', { farm: to.farm_name }) };
+    const outId = await this.postOut(tx, req, outHead, lines, 'handOverOut', (i) => `lines.${i}`, store, materials);
+    // The receiving farm's materials, by goods code.
+    const codes = out.lines.map((l) => String(materials.get(l.materialId)?.data.goodsCode ?? ''));
+    const { rows: theirs } = await tx.query<{ id: number; code: string }>(
+      `SELECT id, data->>'goodsCode' AS code FROM resource_records WHERE resource = 'farmMaterials' AND farm_id = $1 AND data->>'goodsCode' = ANY($2::text[])`,
+      [to.farm_id, codes],
+    );
+    const byCode = new Map(theirs.map((r) => [r.code, Number(r.id)]));
+    const missing = codes.map((code, i) => ({ code, i })).filter(({ code }) => !byCode.has(code));
+    if (missing.length) refuse(missing.map(({ code, i }) => ({ field: `lines.${i}.materialId`, message: t(lang, 'handover.noMaterialThere', { code }) })), lang);
+    const { rows: left } = await tx.query<{ line_no: number; material_id: number; batch: string; quantity: string; unit_price: string; amount: string; produced_on: string | null; expires_on: string | null }>(
+      `SELECT line_no, material_id, batch, quantity::text AS quantity, unit_price::text AS unit_price, amount::text AS amount,
+              to_char(produced_on, 'YYYY-MM-DD') AS produced_on, to_char(expires_on, 'YYYY-MM-DD') AS expires_on
+         FROM material_movement_lines WHERE movement_id = $1 ORDER BY line_no`,
+      [outId],
+    );
+    const inLines: StoredLine[] = left.map((l) => ({
+      lineNo: l.line_no,
+      materialId: byCode.get(codes[l.line_no - 1])!,
+      batch: l.batch,
+      quantity: l.quantity,
+      unitPrice: l.unit_price,
+      amount: l.amount,
+      producedOn: l.produced_on,
+      expiresOn: l.expires_on,
+    }));
+    const inHead: Header = {
+      farmId: Number(to.farm_id),
+      direction: 'in',
+      storeId: Number(to.id),
+      movedOn: out.movedOn,
+      supplierId: null,
+      purpose: t(lang, 'handover.in', { farm: to.from_name }),
+      reference: movementNumber('out', outId),
+      groupId: null,
+      taskId: null,
+      note: out.note ?? null,
+      reversesId: null,
+    };
+    const inId = await this.postIn(tx, req, inHead, inLines, 'handOverIn');
+    await tx.query('INSERT INTO material_handovers(from_farm_id, to_farm_id, out_movement_id, in_movement_id, created_by) VALUES ($1, $2, $3, $4, $5)', [
+      store.farmId,
+      to.farm_id,
+      outId,
+      inId,
+      user.id,
+    ]);
+    return { outId, inId };
+  }
+
+  /**
    * Posts the reversal of movement `id` (of the caller's scope): the same lines the other
    * way. A stock-in's reversal draws like any stock-out (refused when the stock was used);
    * a stock-out's comes back at the cost it left with.
@@ -177,6 +264,17 @@ export class MaterialsLedger {
     const original = rows[0];
     if (!original) throw notFound();
     if (original.reverses_id !== null) refuse([{ field: 'id', message: t(lang, 'materials.reversalNotReversed') }], lang);
+    // A receipt's stock-in is the order's, a hand-over's movements are one pair: reversing
+    // one alone would leave the order received or the other farm's half standing.
+    const tied = await tx.query<{ kind: string; number: string }>(
+      `SELECT 'receipt' AS kind, 'FH' || lpad(id::text, 6, '0') AS number FROM purchase_shipments WHERE received_movement_id = $1
+       UNION ALL SELECT 'handOver', '' FROM material_handovers WHERE out_movement_id = $1 OR in_movement_id = $1`,
+      [id],
+    );
+    if (tied.rows[0]) {
+      const key = tied.rows[0].kind === 'receipt' ? 'materials.receiptNotReversed' : 'materials.handOverNotReversed';
+      refuse([{ field: 'id', message: t(lang, key, { number: tied.rows[0].number }) }], lang);
+    }
     const done = await tx.query<{ id: number; direction: Direction }>('SELECT id, direction FROM material_movements WHERE reverses_id = $1', [id]);
     if (done.rows[0]) refuse([{ field: 'id', message: t(lang, 'materials.alreadyReversed', { number: movementNumber(done.rows[0].direction, Number(done.rows[0].id)) }) }], lang);
     const lines = await tx.query<{ line_no: number; material_id: number; batch: string; quantity: string; unit_price: string; amount: string; produced_on: string | null; expires_on: string | null }>(
@@ -265,41 +363,85 @@ export class MaterialsLedger {
     materials: Map<number, Owned>,
   ): Promise<number> {
     const lang = req.lang;
-    // Lock every balance row the draw touches, in one stable order, before reading them.
-    const keys = [...new Map(lines.map((l) => [`${l.materialId}\u0000${l.batch}`, l])).values()].sort(byKey);
-    const locked = await tx.query<{ material_id: number; batch: string; quantity: string }>(
-      `SELECT material_id, batch, quantity::text AS quantity FROM material_balances
-        WHERE store_id = $1 AND (material_id, batch) IN (SELECT * FROM unnest($2::bigint[], $3::text[]))
+    // Lock every balance row the draw may touch, in one stable order, before reading them:
+    // the named batches, and every batch of a material a line draws without naming one.
+    const named = [...new Map(lines.filter((l) => !l.anyBatch).map((l) => [`${l.materialId}\u0000${l.batch}`, l])).values()].sort(byKey);
+    const anyOf = [...new Set(lines.filter((l) => l.anyBatch).map((l) => l.materialId))];
+    const locked = await tx.query<{ material_id: number; batch: string; quantity: string; produced_on: string | null; expires_on: string | null }>(
+      `SELECT material_id, batch, quantity::text AS quantity, to_char(produced_on, 'YYYY-MM-DD') AS produced_on, to_char(expires_on, 'YYYY-MM-DD') AS expires_on
+         FROM material_balances
+        WHERE store_id = $1 AND ((material_id, batch) IN (SELECT * FROM unnest($2::bigint[], $3::text[])) OR material_id = ANY($4::bigint[]))
         ORDER BY material_id, batch FOR UPDATE`,
-      [h.storeId, keys.map((k) => k.materialId), keys.map((k) => k.batch)],
+      [h.storeId, named.map((k) => k.materialId), named.map((k) => k.batch), anyOf],
     );
     const left = new Map(locked.rows.map((r) => [`${Number(r.material_id)}\u0000${r.batch}`, subtractDecimal(r.quantity, 0)]));
+    // First expired, first out: the earliest expiry, then the earliest production, then the
+    // batch's name; batches without an expiry (and the unbatched stock) last.
+    const fefo = (materialId: number) =>
+      locked.rows
+        .filter((r) => Number(r.material_id) === materialId)
+        .sort((a, b) => byDate(a.expires_on, b.expires_on) || byDate(a.produced_on, b.produced_on) || (a.batch < b.batch ? -1 : a.batch > b.batch ? 1 : 0));
     const errors: FieldError[] = [];
+    const notEnough = (i: number, line: StoredLine, available: string) => {
+      const m = materials.get(line.materialId);
+      errors.push({
+        field: `${field(i)}.quantity`,
+        message: t(lang, 'materials.notEnough', {
+          store: String(store.data.name ?? ''),
+          material: String(m?.data.name ?? line.materialId),
+          batch: line.batch && !line.anyBatch ? t(lang, 'materials.batchOf', { batch: line.batch }) : '',
+          left: available,
+          wanted: line.quantity,
+          unit: String(m?.data.unit ?? ''),
+        }),
+      });
+    };
+    // The lines as drawn: a named batch as it is; a line without one split over the batches
+    // it takes. Named batches are served first, so a line without one takes what they leave.
+    const drawn = new Map<number, StoredLine[]>();
     lines.forEach((line, i) => {
+      if (line.anyBatch) return;
       const key = `${line.materialId}\u0000${line.batch}`;
       const available = left.get(key) ?? '0';
       if (compareDecimal(line.quantity, available) > 0) {
-        const m = materials.get(line.materialId);
-        errors.push({
-          field: `${field(i)}.quantity`,
-          message: t(lang, 'materials.notEnough', {
-            store: String(store.data.name ?? ''),
-            material: String(m?.data.name ?? line.materialId),
-            batch: line.batch ? t(lang, 'materials.batchOf', { batch: line.batch }) : '',
-            left: available,
-            wanted: line.quantity,
-            unit: String(m?.data.unit ?? ''),
-          }),
-        });
+        notEnough(i, line, available);
         left.set(key, '0');
-      } else left.set(key, subtractDecimal(available, line.quantity));
+      } else {
+        left.set(key, subtractDecimal(available, line.quantity));
+        drawn.set(i, [line]);
+      }
+    });
+    lines.forEach((line, i) => {
+      if (!line.anyBatch) return;
+      const batches = fefo(line.materialId);
+      const keyOf = (b: { material_id: number; batch: string }) => `${Number(b.material_id)}\u0000${b.batch}`;
+      const total = batches.reduce((sum, b) => addDecimal(sum, left.get(keyOf(b)) ?? '0'), '0');
+      if (compareDecimal(line.quantity, total) > 0) {
+        notEnough(i, line, total);
+        for (const b of batches) left.set(keyOf(b), '0');
+        return;
+      }
+      let wanted = line.quantity;
+      const parts: StoredLine[] = [];
+      for (const b of batches) {
+        if (compareDecimal(wanted, '0') <= 0) break;
+        const available = left.get(keyOf(b)) ?? '0';
+        if (compareDecimal(available, '0') <= 0) continue;
+        const take = compareDecimal(wanted, available) > 0 ? available : wanted;
+        left.set(keyOf(b), subtractDecimal(available, take));
+        wanted = subtractDecimal(wanted, take);
+        parts.push({ ...line, batch: b.batch, quantity: take, anyBatch: false });
+      }
+      drawn.set(i, parts);
     });
     if (errors.length) refuse(errors, lang);
+    let lineNo = 0;
+    const taken = lines.flatMap((_, i) => drawn.get(i) ?? []).map((l) => ({ ...l, lineNo: ++lineNo }));
     const id = await this.insertHeader(tx, req, h);
     // Each line: a conditional update of its (already locked) balance row, lines in the
     // same stable order. The value leaves at the batch's average cost; the last unit takes
     // what is left of the value, so a batch drawn to zero is worth exactly zero.
-    const order = lines.map((l) => ({ l })).sort((a, b) => byKey(a.l, b.l) || a.l.lineNo - b.l.lineNo);
+    const order = taken.map((l) => ({ l })).sort((a, b) => byKey(a.l, b.l) || a.l.lineNo - b.l.lineNo);
     for (const { l } of order) {
       const { rows } = await tx.query<{ amount: string; unit_price: string; produced_on: string | null; expires_on: string | null }>(
         `UPDATE material_balances b
@@ -347,6 +489,14 @@ export class MaterialsLedger {
   }
 }
 
+/** Dates as YYYY-MM-DD text, earliest first, none last. */
+function byDate(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? -1 : 1;
+}
+
 function byKey(a: { materialId: number; batch: string }, b: { materialId: number; batch: string }): number {
   return a.materialId - b.materialId || (a.batch < b.batch ? -1 : a.batch > b.batch ? 1 : 0);
 }
@@ -356,6 +506,7 @@ function storedLine(l: LineInput, lineNo: number): StoredLine {
     lineNo,
     materialId: l.materialId,
     batch: (l.batch ?? '').trim(),
+    anyBatch: !(l.batch ?? '').trim(),
     quantity: numberText(l.quantity),
     unitPrice: l.unitPrice === undefined ? null : numberText(l.unitPrice),
     producedOn: l.producedOn ?? null,

@@ -111,7 +111,9 @@ const MOVEMENT_SELECT = `
   s.data->>'name' AS store_name, sp.data->>'name' AS supplier_name, g.data->>'name' AS group_name, tk.data->>'title' AS task_title,
   (SELECT r.id FROM material_movements r WHERE r.reverses_id = m.id) AS reversed_by,
   (SELECT sum(l.amount)::text FROM material_movement_lines l WHERE l.movement_id = m.id) AS total_amount,
-  (SELECT count(*)::int FROM material_movement_lines l WHERE l.movement_id = m.id) AS line_count`;
+  (SELECT count(*)::int FROM material_movement_lines l WHERE l.movement_id = m.id) AS line_count,
+  (EXISTS (SELECT 1 FROM purchase_shipments ps WHERE ps.received_movement_id = m.id)
+   OR EXISTS (SELECT 1 FROM material_handovers h WHERE h.out_movement_id = m.id OR h.in_movement_id = m.id)) AS tied`;
 const MOVEMENT_FROM = `
   material_movements m
   LEFT JOIN users u ON u.id = m.created_by
@@ -124,7 +126,7 @@ interface MovementRow {
   id: number; farm_id: number; direction: 'in' | 'out'; store_id: number; moved_on: string; supplier_id: number | null; purpose: string | null;
   reference: string | null; group_id: number | null; task_id: number | null; note: string | null; reverses_id: number | null; created_at: string;
   created_by_name: string | null; store_name: string | null; supplier_name: string | null; group_name: string | null; task_title: string | null;
-  reversed_by: number | null; total_amount: string | null; line_count: number;
+  reversed_by: number | null; total_amount: string | null; line_count: number; tied: boolean;
 }
 
 function movementView(r: MovementRow) {
@@ -153,8 +155,9 @@ function movementView(r: MovementRow) {
     reversesNumber: reversesId === null ? null : movementNumber(other, reversesId),
     reversedById: reversedBy,
     reversedByNumber: reversedBy === null ? null : movementNumber(other, reversedBy),
-    // What the screens may offer: a movement is reversed once, and a reversal never.
-    reversible: reversesId === null && reversedBy === null,
+    // What the screens may offer: a movement is reversed once, a reversal never, and a
+    // purchase receipt or one half of a hand-over not on its own (ledger.ts, reverse).
+    reversible: reversesId === null && reversedBy === null && !r.tied,
     totalAmount: r.total_amount ?? '0.00',
     lineCount: r.line_count,
     createdByName: r.created_by_name,

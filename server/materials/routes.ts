@@ -116,6 +116,40 @@ function registerWrites(app: TypedApp, ledger: MaterialsLedger) {
   }
 
   app.post(
+    '/farmMaterials/movements/handOver',
+    {
+      validatorCompiler: resourceValidatorCompiler,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Hand materials over to another farm of the caller’s group: a stock-out here and a stock-in at the other farm’s store, one transaction (both or neither)',
+        description: `Needs one of ${elements('add').join(', ')}. toStoreId is a store of another farm of the same group; each material must exist there with the same goods code (40001 on the line otherwise, nothing posted). The goods keep batch, dates and cost.`,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['storeId', 'toStoreId', 'movedOn', 'lines'],
+          properties: {
+            storeId: id,
+            toStoreId: id,
+            movedOn: date,
+            reference: text(64),
+            note: { type: 'string', maxLength: 500, pattern: '^[^<>]*$' },
+            lines: { type: 'array', minItems: 1, maxItems: 100, items: line('out') },
+          },
+        },
+        response: okObject(),
+      },
+    },
+    async (req) => {
+      const me = requireStoreAction(req, 'add');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const body = req.body as MovementInput & { toStoreId: number };
+      const ids = await app.db.transaction((tx) => ledger.handOver(tx, req, me, body));
+      return ok({ ...ids, out: await movementWithLines(app.db, me, ids.outId) });
+    },
+  );
+
+  app.post(
     '/farmMaterials/movements/:id/reverse',
     {
       validatorCompiler: resourceValidatorCompiler,
@@ -294,9 +328,9 @@ async function materialOfFarm(app: TypedApp, farmId: number, materialId?: number
 
 /** Options for the movement forms, in the caller's farm scope and the store screens' codes. */
 function registerOptions(app: TypedApp) {
-  const options = (path: string, summary: string, sql: (scope: string) => string, label: (r: Record<string, unknown>) => string) =>
-    app.get(path, { schema: { tags, summary, description: `Needs one of the menu codes ${STORE_MENUS.join(', ')}.`, response: okArray() } }, async (req) => {
-      const me: SessionUser = requireCan(req, { menus: STORE_MENUS });
+  const options = (path: string, summary: string, sql: (scope: string) => string, label: (r: Record<string, unknown>) => string, menus = STORE_MENUS) =>
+    app.get(path, { schema: { tags, summary, description: `Needs one of the menu codes ${menus.join(', ')}.`, response: okArray() } }, async (req) => {
+      const me: SessionUser = requireCan(req, { menus });
       const p = new Params();
       const { rows } = await app.db.query<Record<string, unknown>>(sql(farmScope(me, p, 'r.farm_id')), p.values);
       return ok(rows.map((r) => ({ value: Number(r.id), label: label(r) })));
@@ -309,6 +343,17 @@ function registerOptions(app: TypedApp) {
       const d = r.data as Record<string, string>;
       return `${d.name} · ${d.goodsCode ?? ''}（${d.unit}）`;
     },
+    // The purchase order form and the farming record form (the materials used on a task) pick materials too.
+    [...STORE_MENUS, 'farmMaterialsBuy', 'farmPlantGroupList', 'plantManagementFarmPlantGroup', 'plantingPlan', 'productionManagementIndex'],
+  );
+  options(
+    '/farmMaterials/options/groupStores',
+    'Stores of the other farms of the caller’s group, as options for a hand-over: “farm · store”',
+    (scope) => `SELECT r.id, r.data, o.name AS farm_name FROM resource_records r JOIN organisations o ON o.id = r.farm_id
+                 WHERE r.resource = 'farmStores' AND NOT (${scope}) AND o.bloc_id IS NOT NULL
+                   AND o.bloc_id IN (SELECT me.bloc_id FROM organisations me JOIN resource_records s ON s.farm_id = me.id WHERE s.resource = 'farmStores' AND ${scope.replaceAll('r.farm_id', 's.farm_id')})
+                 ORDER BY o.name, r.id LIMIT 500`,
+    (r) => `${r.farm_name} · ${(r.data as Record<string, string>).name}`,
   );
   options(
     '/farmMaterials/options/plantGroups',

@@ -9,6 +9,10 @@
  * Runs inside the demo seed's transaction; does nothing when any movement exists.
  */
 import type { Queryable } from '../db/database.ts';
+import { seedFactory, seedOrders } from './order-seed.ts';
+import { seedShare } from './share-seed.ts';
+import { seedTraceDraws } from './trace-seed.ts';
+import { seedArticles } from './article-seed.ts';
 
 type Org = { id: number; bloc_id: number | null; type: number; name: string; user_id: number | null };
 
@@ -157,6 +161,11 @@ export async function seedMaterials(db: Queryable): Promise<void> {
       }
     }
   }
+  // Orders with the factory, whose receipts are stock-ins too.
+  await seedOrders(db, today);
+  await seedTraceDraws(db, today);
+  await seedFactory(db);
+  await seedArticles(db);
   // The balances are the sum of the movements, as the ledger keeps them.
   await db.query(
     `INSERT INTO material_balances(farm_id, store_id, material_id, batch, quantity, value, produced_on, expires_on)
@@ -167,6 +176,8 @@ export async function seedMaterials(db: Queryable): Promise<void> {
        FROM material_movements m JOIN material_movement_lines l ON l.movement_id = m.id
       GROUP BY m.farm_id, m.store_id, l.material_id, l.batch`,
   );
+  // The group's shared-materials market, with a hand-over that moves the balances as the ledger does.
+  await seedShare(db, today);
 }
 
 async function postSeed(db: Queryable, org: Org, storeId: number, movedOn: string, m: Movement, supplierId: number | null, groupId: number | null, reversesId: number | null): Promise<number> {

@@ -5,11 +5,13 @@
  * sentences, the required reason). They are served here rather than by the engine's
  * `POST /api/farmPlantGroup/plans/:id/transitions/:name` because a center owns no farm:
  * the engine's farm scope finds none of the plans for it. The review scope is the one of
- * the review reads (every farm's plans that are not drafts), and the element code is the
- * center's review menu's, `plantAdmin:review`.
+ * the review reads (the plans that are not drafts of the center's region: reviewScope), and
+ * the element code is the center's review menu's, `plantAdmin:review`.
  */
 import type { TypedApp } from '../http/typed-routes.ts';
 import type { SessionUser } from '../auth/session-user.ts';
+import { farmOwnerScope, regionCenterOf } from '../auth/region-scope.ts';
+import { Params } from '../db/params.ts';
 import { audit } from '../audit/log.ts';
 import type { Queryable } from '../db/database.ts';
 import { business, forbidden, notFound, ok } from '../http/envelope.ts';
@@ -44,6 +46,15 @@ export const REVIEW_TRANSITIONS: Readonly<Record<string, TransitionDeclaration>>
     reason: { field: 'rejectReason', required: true },
   },
 };
+
+/**
+ * The plans a reviewer reads and judges, on the column holding their farm: a regional center,
+ * those of the farms of its region (auth/region-scope.ts); the platform and other reviewers
+ * (technicians), every farm's.
+ */
+export function reviewScope(user: SessionUser, p: Params, column: string): string {
+  return regionCenterOf(user) != null ? farmOwnerScope(user, p, column, 'read') : 'TRUE';
+}
 
 /** The review transitions a plan's state allows to `user` (the `_transitions` hint of the review rows). */
 export function reviewHint(user: Pick<SessionUser, 'elements'>, state: unknown): string[] {
@@ -96,10 +107,11 @@ export function registerReviewTransitions(app: TypedApp, store: PlantingRecords,
       const reason = transitionReason(plans, tr, req.body.reason, req.lang);
       return ok(
         await app.db.transaction(async (tx) => {
+          const p = new Params();
           const { rows } = await tx.query<{ id: number; version: number; farm_id: number | null; data: Record<string, unknown> }>(
             `SELECT id, version, farm_id, data FROM resource_records
-              WHERE resource = ${ident(plans.name)} AND id = $1 AND data->>'reviewStatus' <> 'draft' FOR UPDATE`,
-            [req.params.id],
+              WHERE resource = ${ident(plans.name)} AND id = ${p.add(req.params.id)} AND data->>'reviewStatus' <> 'draft' AND ${reviewScope(me, p, 'farm_id')} FOR UPDATE`,
+            p.values,
           );
           const current = rows[0];
           if (!current) throw notFound();

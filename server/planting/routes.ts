@@ -32,7 +32,7 @@ import { PLAN_TYPE_IDS } from './plan-types.ts';
 import { registerReads } from './reads.ts';
 import { can } from '../../runtime/access/can.ts';
 import { transitionsFrom } from '../../runtime/schema/transitions.ts';
-import { registerReviewTransitions, reviewHint } from './review.ts';
+import { registerReviewTransitions, reviewHint, reviewScope } from './review.ts';
 
 const tags = ['planting'];
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
@@ -250,8 +250,8 @@ function registerReview(app: TypedApp, store: PlantingRecords) {
       name: { type: 'string', maxLength: 64 },
     },
   } as const;
-  // A regional center reviews what farms submit; drafts stay private to their farm. The data
-  // model links no farm to a center yet, so a reviewer sees the submitted plans of every farm.
+  // A regional center reviews what the farms of its region submit; drafts stay private to
+  // their farm (review.ts, reviewScope).
   app.get(
     '/examineFactory/plans/page',
     {
@@ -264,7 +264,7 @@ function registerReview(app: TypedApp, store: PlantingRecords) {
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       const q = { ...req.query, pageIndex: req.query.pageIndex ?? 1, pageSize: req.query.pageSize ?? 20 };
       const p = new Params();
-      const where = [`r.resource = ${ident(plans.name)}`, `r.data->>'reviewStatus' <> 'draft'`];
+      const where = [`r.resource = ${ident(plans.name)}`, `r.data->>'reviewStatus' <> 'draft'`, reviewScope(me, p, 'r.farm_id')];
       if (q.reviewStatus) where.push(`r.data->>'reviewStatus' = ${p.add(q.reviewStatus)}`);
       if (q.name) where.push(`position(${p.add(q.name.toLowerCase())} in lower(r.data->>'name')) > 0`);
       const cond = where.join(' AND ');
@@ -294,9 +294,10 @@ function registerReview(app: TypedApp, store: PlantingRecords) {
     async (req) => {
       const me = requireAnyMenu(req, REVIEW_MENUS);
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const p = new Params();
       const { rows } = await app.db.query<RecordRow>(
-        `SELECT ${select} FROM ${ROW_FROM} WHERE r.resource = ${ident(plans.name)} AND r.id = $1 AND r.data->>'reviewStatus' <> 'draft'`,
-        [req.params.id],
+        `SELECT ${select} FROM ${ROW_FROM} WHERE r.resource = ${ident(plans.name)} AND r.id = ${p.add(req.params.id)} AND r.data->>'reviewStatus' <> 'draft' AND ${reviewScope(me, p, 'r.farm_id')}`,
+        p.values,
       );
       if (!rows[0]) throw notFound();
       const itemRows = await app.db.query<RecordRow>(
@@ -320,9 +321,13 @@ function registerReview(app: TypedApp, store: PlantingRecords) {
       },
     },
     async (req) => {
-      requireAnyMenu(req, REVIEW_MENUS);
+      const me = requireAnyMenu(req, REVIEW_MENUS);
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const submitted = await app.db.query(`SELECT 1 FROM resource_records r WHERE r.resource = ${ident(plans.name)} AND r.id = $1 AND r.data->>'reviewStatus' <> 'draft'`, [req.params.id]);
+      const p = new Params();
+      const submitted = await app.db.query(
+        `SELECT 1 FROM resource_records r WHERE r.resource = ${ident(plans.name)} AND r.id = ${p.add(req.params.id)} AND r.data->>'reviewStatus' <> 'draft' AND ${reviewScope(me, p, 'r.farm_id')}`,
+        p.values,
+      );
       if (!submitted.rows.length) throw notFound();
       const { rows } = await app.db.query<RecordRow>(
         `SELECT ${rowSelect(items, docs)} FROM ${ROW_FROM} WHERE r.resource = ${ident(items.name)} AND (r.data->>'planId')::numeric = $1 ORDER BY (r.data->>'orderNumber')::numeric, r.id`,

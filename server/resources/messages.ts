@@ -71,4 +71,89 @@ export const msg = defineMessages({
     en: 'Give the reason for «{action}»',
     es: 'Indique el motivo de «{action}»',
   },
+  'import.xls': {
+    zh: '不支持旧版 Excel（.xls）文件，请另存为 .xlsx 或 CSV 后再导入',
+    en: 'Old Excel files (.xls) are not read: save the file as .xlsx or CSV and import it again',
+    es: 'No se leen archivos de Excel antiguos (.xls): guárdelo como .xlsx o CSV e impórtelo de nuevo',
+  },
+  'import.unreadable': {
+    zh: '无法读取该 Excel 文件，请确认文件未损坏且为 .xlsx 格式',
+    en: 'The Excel file cannot be read: check that it is an undamaged .xlsx file',
+    es: 'No se puede leer el archivo de Excel: compruebe que es un .xlsx sin daños',
+  },
+  'import.encoding': {
+    zh: 'CSV 文件不是 UTF-8 编码，请在保存时选择「CSV UTF-8」',
+    en: 'The CSV file is not UTF-8: save it as «CSV UTF-8»',
+    es: 'El archivo CSV no está en UTF-8: guárdelo como «CSV UTF-8»',
+  },
+  'import.csv': {
+    zh: 'CSV 文件格式有误：第 {line} 行的引号没有正确闭合',
+    en: 'The CSV file is malformed: the quotes opened on line {line} are not closed properly',
+    es: 'El archivo CSV está mal formado: las comillas abiertas en la línea {line} no se cierran bien',
+  },
+  'import.empty': {
+    zh: '文件中没有数据',
+    en: 'The file holds no data',
+    es: 'El archivo no contiene datos',
+  },
+  'import.noRows': {
+    zh: '文件中只有表头，没有要导入的数据行',
+    en: 'The file has headers but no rows to import',
+    es: 'El archivo tiene encabezados pero ninguna fila que importar',
+  },
+  'import.noHeaders': {
+    zh: '第一行没有可识别的列名，请使用导入模板（可识别：{fields}）',
+    en: 'The first row names no known column: use the import template (known: {fields})',
+    es: 'La primera fila no nombra ninguna columna conocida: use la plantilla de importación (conocidas: {fields})',
+  },
+  'import.duplicateHeader': {
+    zh: '列「{first}」和「{second}」是同一个字段，请只保留一列',
+    en: 'The columns «{first}» and «{second}» are the same field: keep one of them',
+    es: 'Las columnas «{first}» y «{second}» son el mismo campo: conserve solo una',
+  },
+  'import.tooLarge': {
+    zh: '文件过大（上限 {limit} MB）',
+    en: 'The file is too large (limit {limit} MB)',
+    es: 'El archivo es demasiado grande (límite {limit} MB)',
+  },
+  'import.tooManyRows': {
+    zh: '文件有 {count} 行数据，一次最多导入 {limit} 行',
+    en: 'The file has {count} rows; at most {limit} are imported at once',
+    es: 'El archivo tiene {count} filas; se importan como máximo {limit} a la vez',
+  },
+  'import.notBase64': {
+    zh: '文件内容不是有效的 Base64 编码',
+    en: 'The file content is not valid Base64',
+    es: 'El contenido del archivo no es Base64 válido',
+  },
+  'import.nameMissing': {
+    zh: '找不到名为「{name}」的{target}',
+    en: 'No {target} named «{name}»',
+    es: 'No hay ningún registro de {target} llamado «{name}»',
+  },
+  'import.nameAmbiguous': {
+    zh: '有多条名为「{name}」的{target}，请填写编号',
+    en: 'Several {target} records are named «{name}»: give its id',
+    es: 'Varios registros de {target} se llaman «{name}»: indique su id',
+  },
+  'import.rowsInvalid': {
+    zh: '有 {count} 行不合格，未导入任何记录：第 {rows} 行',
+    en: '{count} row(s) are invalid, so nothing was imported: row(s) {rows}',
+    es: '{count} fila(s) no son válidas, así que no se importó nada: fila(s) {rows}',
+  },
+  'import.rowError': {
+    zh: '第 {row} 行：{message}',
+    en: 'Row {row}: {message}',
+    es: 'Fila {row}: {message}',
+  },
+  'import.done': {
+    zh: '已导入 {count} 条记录',
+    en: '{count} record(s) imported',
+    es: '{count} registro(s) importados',
+  },
+  'import.checked': {
+    zh: '已检查 {total} 行：{valid} 行可导入，{invalid} 行有错误',
+    en: '{total} row(s) checked: {valid} can be imported, {invalid} have errors',
+    es: '{total} fila(s) revisadas: {valid} se pueden importar, {invalid} tienen errores',
+  },
 });

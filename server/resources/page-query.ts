@@ -33,7 +33,8 @@ export function pageQuery(doc: ResourceDocument, user: SessionUser, query: Recor
   if ('error' in sort) throw business(msg['resource.badSort'], { detail: sort.error }, [{ field: 'sort', message: sort.error }]);
 
   const p = new Params();
-  const where = [rowsOf(doc), scopeCondition(doc, user, p)];
+  // A page is a read: a regional center sees its region's records too (auth/region-scope.ts).
+  const where = [rowsOf(doc), scopeCondition(doc, user, p, 'r', 'read')];
   for (const s of doc.searchable) {
     if (s.filter === 'keyword') {
       const value = query[s.field];

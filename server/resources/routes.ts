@@ -25,6 +25,7 @@ import { envelopeSchema, errorReplySchema, pageParamsSchema, pageSchema } from '
 import { ResourceStore, type Body } from './store.ts';
 import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
 import { authorityDoc, type Grant } from './openapi.ts';
+import { registerImportRoute } from './import-route.ts';
 
 const SORT_PATTERN = resourceMetaSchema.definitions.sortSpec.pattern;
 
@@ -215,6 +216,7 @@ export function registerResourceRoutes(app: FastifyInstance, doc: ResourceDocume
         return ok(await store.create(req.server.db, req, user, req.body as Body), t(req.lang, 'common.ok'));
       },
     );
+    registerImportRoute(app, doc, store, writeGrants(doc, 'create'));
   }
 
   if (served('update')) {

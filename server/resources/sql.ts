@@ -1,4 +1,5 @@
 import type { SessionUser } from '../auth/session-user.ts';
+import { farmOwnerScope, type ScopeMode } from '../auth/region-scope.ts';
 import type { Params } from '../db/params.ts';
 import { scalarTypeOf, type ResourceDocument, type SortKey } from '../../runtime/schema/resource.ts';
 
@@ -109,19 +110,16 @@ export function paramCast(doc: ResourceDocument, field: string): string {
 }
 
 /**
- * Which records of `doc` the caller may see and change. Platform administrators: all.
- * farm: the caller's organisation; a service provider (a bloc, no organisation): the
- * farms of its bloc as they are now. group: the caller's bloc. platform: everyone
- * (writes are still gated by element codes).
+ * Which records of `doc` the caller may see ('read') or change ('write', the default, so
+ * that no query widens by accident). Platform administrators: all. farm: the caller's
+ * organisation (a regional center, reading: and the farms of its region); a service
+ * provider (a bloc, no organisation): the farms of its bloc as they are now. group: the
+ * caller's bloc. platform: everyone (writes are still gated by element codes).
  */
-export function scopeCondition(doc: ResourceDocument, user: SessionUser, p: Params, alias = 'r'): string {
+export function scopeCondition(doc: ResourceDocument, user: SessionUser, p: Params, alias = 'r', mode: ScopeMode = 'write'): string {
   if (user.platformAdmin || doc.scope === 'platform') return 'TRUE';
   const owner = ownerExprs(doc, alias);
-  if (doc.scope === 'farm') {
-    if (user.orgId != null) return `${owner.farm} = ${p.add(user.orgId)}`;
-    if (user.blocId != null) return `${owner.farm} IN (SELECT o.id FROM organisations o WHERE o.bloc_id = ${p.add(user.blocId)})`;
-    return 'FALSE';
-  }
+  if (doc.scope === 'farm') return farmOwnerScope(user, p, owner.farm, mode);
   if (user.blocId != null) return `${owner.bloc} = ${p.add(user.blocId)}`;
   return 'FALSE';
 }

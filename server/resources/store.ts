@@ -2,21 +2,23 @@ import { Params } from '../db/params.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../db/database.ts';
 import type { SessionUser } from '../auth/session-user.ts';
+import { regionCenterOf, type ScopeMode } from '../auth/region-scope.ts';
 import { audit } from '../audit/log.ts';
-import { business, forbidden, notFound, type FieldError } from '../http/envelope.ts';
+import { ApiError, business, forbidden, notFound, type FieldError } from '../http/envelope.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { t } from '../i18n/catalog.ts';
-import { isSelfOwned, type ResourceDocument } from '../../runtime/schema/resource.ts';
+import { isSelfOwned, writeJsonSchema, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { diffRecords } from './diff.ts';
 import { ResourceHookChain } from './extensions.ts';
 import { can } from '../../runtime/access/can.ts';
-import { hasTransitions, TRANSITIONS_FIELD, transitionsFrom } from '../../runtime/schema/transitions.ts';
+import { hasTransitions, TRANSITIONS_FIELD, transitionsFrom, withOwnedFields } from '../../runtime/schema/transitions.ts';
 
 /** The per-record hints field the console's gating reads (runtime/screens/gating.ts, CAN_FIELD). */
 const CAN_HINTS = '_can';
 import { refuseFromState, settleOwnedFields, transitionReason } from './state-rules.ts';
 import { msg } from './messages.ts';
-import { assertCrossFieldRules } from './validation.ts';
+import { assertCrossFieldRules, compileBodyValidator, fieldErrors } from './validation.ts';
+import type { ImportMode } from '../../runtime/schema/resource-import.ts';
 import { pageOf, type Page } from './page.ts';
 import { pageQuery, pageRowsSql } from './page-query.ts';
 import { pageTotal } from './page-count.ts';
@@ -60,7 +62,7 @@ export class ResourceStore {
   }
 
   async get(db: Queryable, user: SessionUser, id: number): Promise<RecordView> {
-    const row = await this.fetch(db, user, id);
+    const row = await this.fetch(db, user, id, '', 'read');
     if (!row) throw notFound();
     return this.reply(db, row, user);
   }
@@ -180,6 +182,168 @@ export class ResourceStore {
     });
   }
 
+  /**
+   * Creates the rows of an imported file, each exactly as `create` would (validation, the
+   * document's rules, the extensions' hooks, references, the caller's scope), in one
+   * transaction: each row in a savepoint of its own, so a refused row leaves no trace and
+   * the rows after it see those before it (a code repeated inside the file is refused as
+   * one already taken). `preview` rolls everything back and answers what each row would
+   * give; `all` keeps the rows only when every one is valid; `validOnly` keeps the valid
+   * ones. One operation-log row for the whole import (docs/import.md).
+   */
+  async importRows(db: Database, req: FastifyRequest, user: SessionUser, rows: ImportRowInput[], opts: ImportOptions): Promise<ImportOutcome> {
+    const lang = req.lang;
+    const validate = this.importValidator();
+    const checked: ImportRowOutcome[] = [];
+    const run = db.transaction(async (tx) => {
+      const owner = await this.owner(tx, user, opts.farmId !== undefined ? { farmId: opts.farmId } : {});
+      const ids: number[] = [];
+      // First what needs no writing: names, the create's schema, owned and fixed fields, cross-field rules.
+      const ready: { outcome: ImportRowOutcome; data: Record<string, unknown> }[] = [];
+      const known = new Map<string, number[]>();
+      for (const input of rows) {
+        const outcome: ImportRowOutcome = { row: input.row, ok: false, errors: [] };
+        checked.push(outcome);
+        const body: Body = { ...input.body };
+        outcome.errors.push(...(await this.resolveNames(tx, input.names, body, owner, lang, known)));
+        if (!validate(body)) outcome.errors.push(...fieldErrors(validate.errors ?? [], lang));
+        if (outcome.errors.length) continue;
+        try {
+          const data = this.recordData(body);
+          settleOwnedFields(this.doc, data, null, lang);
+          settleFixedFields(this.doc, data);
+          assertCrossFieldRules(this.doc, data, lang);
+          ready.push({ outcome, data });
+        } catch (e) {
+          const errors = refusalErrors(e, lang);
+          if (!errors) throw e;
+          outcome.errors.push(...errors);
+        }
+      }
+      // Then the create's writes, row by row in file order (a hook sees the rows before).
+      const createOne = async (data: Record<string, unknown>): Promise<number> => {
+        const base = { tx, req, user, lang, doc: this.doc };
+        await this.hooks.run('beforeCreate', { ...base, data, farmId: owner.farmId });
+        await this.checkReferences(tx, data, owner, lang);
+        const id = await insertRecord(tx, this.doc, owner, data, user.id);
+        await this.hooks.run('afterCreate', { ...base, data, id, farmId: isSelfOwned(this.doc) ? id : owner.farmId });
+        return id;
+      };
+      const succeeded = (outcome: ImportRowOutcome, id: number) => {
+        outcome.ok = true;
+        outcome.id = id;
+        ids.push(id);
+      };
+      // A savepoint per chunk of rows: a refused row rolls its chunk back, which is then done
+      // again with a savepoint per row (a hook may have written before refusing). Most rows
+      // pay no savepoint of their own.
+      for (let at = 0; at < ready.length; at += IMPORT_CHUNK) {
+        const chunk = ready.slice(at, at + IMPORT_CHUNK);
+        await tx.query('SAVEPOINT resource_import_chunk');
+        const made: number[] = [];
+        let refused = false;
+        for (const item of chunk) {
+          try {
+            made.push(await createOne(structuredClone(item.data)));
+          } catch (e) {
+            if (!refusalErrors(e, lang)) throw e;
+            refused = true;
+            break;
+          }
+        }
+        if (!refused) {
+          await tx.query('RELEASE SAVEPOINT resource_import_chunk');
+          chunk.forEach((item, i) => succeeded(item.outcome, made[i]));
+          continue;
+        }
+        await tx.query('ROLLBACK TO SAVEPOINT resource_import_chunk');
+        await tx.query('RELEASE SAVEPOINT resource_import_chunk');
+        for (const item of chunk) {
+          await tx.query('SAVEPOINT resource_import_row');
+          try {
+            const id = await createOne(structuredClone(item.data));
+            await tx.query('RELEASE SAVEPOINT resource_import_row');
+            succeeded(item.outcome, id);
+          } catch (e) {
+            await tx.query('ROLLBACK TO SAVEPOINT resource_import_row');
+            const errors = refusalErrors(e, lang);
+            if (!errors) throw e;
+            item.outcome.errors.push(...errors);
+          }
+        }
+      }
+      // The log lists the records in file order.
+      ids.sort((a, b) => a - b);
+      const invalid = checked.filter((r) => !r.ok);
+      if (opts.mode === 'preview') throw new ImportRollback();
+      if (opts.mode === 'all' && invalid.length) throw importRefusal(invalid, lang);
+      if (ids.length) {
+        const names = auditNames(this.doc);
+        await audit(tx, req, {
+          action: `${names.action}.import`,
+          resource: names.resource,
+          recordId: null,
+          changes: { farmId: owner.farmId, blocId: owner.blocId, mode: opts.mode, fileName: opts.fileName, count: ids.length, skipped: invalid.length, ids },
+        });
+      }
+      return ids.length;
+    });
+    let imported = 0;
+    try {
+      imported = await run;
+    } catch (e) {
+      if (!(e instanceof ImportRollback)) throw e;
+    }
+    // A preview's rows were created and rolled back: their ids mean nothing.
+    if (opts.mode === 'preview') for (const r of checked) delete r.id;
+    const valid = checked.filter((r) => r.ok).length;
+    return { mode: opts.mode, total: checked.length, valid, invalid: checked.length - valid, imported, rows: checked };
+  }
+
+  /** The create body's validator, compiled once. */
+  private importValidator() {
+    this.createValidator ??= compileBodyValidator(withOwnedFields(this.doc, writeJsonSchema(this.doc, 'create')));
+    return this.createValidator;
+  }
+
+  private createValidator?: ReturnType<typeof compileBodyValidator>;
+
+  /**
+   * Reference fields written as the referenced record's display name (a supplier's name):
+   * the one record of that name where the new record lives, else a refusal on the field.
+   */
+  private async resolveNames(
+    tx: Queryable,
+    names: Record<string, string>,
+    body: Body,
+    owner: { farmId: number | null; blocId: number | null },
+    lang: Lang,
+    known: Map<string, number[]>,
+  ): Promise<FieldError[]> {
+    const errors: FieldError[] = [];
+    for (const [field, name] of Object.entries(names)) {
+      const title = this.docs.get(this.doc.references![field].resource)!.title[lang];
+      const cached = known.get(`${field}\u0000${name.toLowerCase()}`);
+      if (cached) {
+        if (cached.length === 1) body[field] = cached[0];
+        else errors.push({ field, message: t(lang, cached.length ? msg['import.nameAmbiguous'] : msg['import.nameMissing'], { name, target: title }) });
+        continue;
+      }
+      const target = this.docs.get(this.doc.references![field].resource)!;
+      const p = new Params();
+      const own = ownerExprs(target);
+      const cond = target.scope === 'platform' ? 'TRUE' : target.scope === 'farm' ? `${own.farm} = ${p.add(owner.farmId)}` : `${own.bloc} = ${p.add(owner.blocId)}`;
+      const { rows } = await tx.query<{ id: number }>(
+        `SELECT r.id FROM ${tableOf(target)} r WHERE ${rowsOf(target)} AND lower(${fieldExpr(target, target.displayField)}) = lower(${p.add(name)}) AND ${cond} ORDER BY r.id LIMIT 2`,
+        p.values,
+      );
+      known.set(`${field}\u0000${name.toLowerCase()}`, rows.map((r) => Number(r.id)));
+      if (rows.length === 1) body[field] = Number(rows[0].id);
+      else errors.push({ field, message: t(lang, rows.length ? msg['import.nameAmbiguous'] : msg['import.nameMissing'], { name, target: title }) });
+    }
+    return errors;
+  }
+
   /** Reply rows with the figures the extensions add (ResourceHooks.augmentRows), one call for all. */
   private async views(db: Queryable, rows: RecordRow[], user: SessionUser): Promise<RecordView[]> {
     const views = rows.map((r) => this.view(r, user));
@@ -200,6 +364,15 @@ export class ResourceStore {
     }
     const hints = this.hooks.hints(user, view);
     if (hints) view[CAN_HINTS] = { ...(view[CAN_HINTS] as Record<string, boolean> | undefined), ...hints };
+    // A regional center reads its region's records and changes none of them (its writes stay
+    // in its own organisation): no write is offered on another farm's row.
+    if (this.doc.scope === 'farm' && regionCenterOf(user) != null && row.farm_id !== null && Number(row.farm_id) !== user.orgId) {
+      if (hasTransitions(this.doc)) view[TRANSITIONS_FIELD] = [];
+      const verbs = Object.entries(this.doc.elements ?? {})
+        .filter(([kind]) => kind !== 'create')
+        .map(([, code]) => String(code).slice(String(code).lastIndexOf(':') + 1));
+      view[CAN_HINTS] = { ...(view[CAN_HINTS] as Record<string, boolean> | undefined), ...Object.fromEntries(verbs.map((v) => [v, false])) };
+    }
     return view;
   }
 
@@ -242,11 +415,12 @@ export class ResourceStore {
     });
   }
 
-  private async fetch(db: Queryable, user: SessionUser, id: number, lock = ''): Promise<RecordRow | null> {
+  /** The record in the caller's scope: the write scope unless a read asks for 'read' (auth/region-scope.ts). */
+  private async fetch(db: Queryable, user: SessionUser, id: number, lock = '', mode: ScopeMode = 'write'): Promise<RecordRow | null> {
     const p = new Params();
     const { rows } = await db.query<RecordRow>(
       `SELECT ${this.select} FROM ${rowFrom(this.doc)}
-        WHERE ${rowsOf(this.doc)} AND r.id = ${p.add(id)} AND ${scopeCondition(this.doc, user, p)} ${lock}`,
+        WHERE ${rowsOf(this.doc)} AND r.id = ${p.add(id)} AND ${scopeCondition(this.doc, user, p, 'r', mode)} ${lock}`,
       p.values,
     );
     return rows[0] ?? null;
@@ -363,3 +537,63 @@ function fieldRefusal(key: keyof typeof msg, field: string) {
   return business(msg[key], {}, (lang: Lang) => [{ field, message: t(lang, key) }]);
 }
 
+
+export interface ImportRowInput {
+  /** The row's number in the spreadsheet. */
+  row: number;
+  body: Record<string, unknown>;
+  /** Reference fields given by name. */
+  names: Record<string, string>;
+}
+
+export interface ImportOptions {
+  mode: ImportMode;
+  fileName?: string;
+  /** The farm the records go to (a provider or an administrator names one, as in a create). */
+  farmId?: number;
+}
+
+export interface ImportRowOutcome {
+  row: number;
+  ok: boolean;
+  /** The created record (not in a preview). */
+  id?: number;
+  errors: FieldError[];
+}
+
+export interface ImportOutcome {
+  mode: ImportMode;
+  total: number;
+  valid: number;
+  invalid: number;
+  imported: number;
+  rows: ImportRowOutcome[];
+}
+
+/** Rows written under one savepoint (store.importRows). */
+const IMPORT_CHUNK = 100;
+
+/** Thrown to roll a preview back once every row was tried. */
+class ImportRollback extends Error {}
+
+/** A refusal's field errors in `lang` (a 40001 of validation, a rule or a hook); null for anything else. */
+function refusalErrors(e: unknown, lang: Lang): FieldError[] | null {
+  if (e instanceof ApiError) {
+    if (e.status !== 40001) return null;
+    const details = typeof e.details === 'function' ? e.details(lang) : e.details;
+    return details?.length ? details : [{ field: '', message: t(lang, e.key, e.params) }];
+  }
+  // A unique index that a module's own check did not see (the last guard).
+  const code = (e as { code?: unknown }).code;
+  if (code === '23505') return [{ field: '', message: t(lang, 'common.duplicate') }];
+  return null;
+}
+
+/** `all` with invalid rows: 40001 naming them, every row's problems as `rows.<row>.<field>`. */
+function importRefusal(invalid: ImportRowOutcome[], lang: Lang) {
+  const sep = lang === 'zh' ? '、' : ', ';
+  const numbers = invalid.slice(0, 20).map((r) => r.row).join(sep) + (invalid.length > 20 ? `${sep}…` : '');
+  return business(msg['import.rowsInvalid'], { count: invalid.length, rows: numbers }, (l: Lang) =>
+    invalid.flatMap((r) => r.errors.map((e) => ({ field: `rows.${r.row}${e.field ? `.${e.field}` : ''}`, message: t(l, msg['import.rowError'], { row: r.row, message: e.message }) }))).slice(0, 500),
+  );
+}

@@ -47,3 +47,8 @@ export function assertCrossFieldRules(doc: ResourceDocument, record: Record<stri
   const problems = crossFieldProblems(doc.rules, doc.record.properties, record, lang);
   if (problems.length) throw invalidInput(problems, lang);
 }
+
+/** A body validator compiled with the routes' own ajv setup (no coercion), for bodies a route builds itself (an import's rows). */
+export function compileBodyValidator(schema: object) {
+  return bodyAjv.compile(schema);
+}

@@ -18,12 +18,19 @@ export interface RoleSpec {
   platform?: boolean;
   /** undefined: every menu and element code of the tree. */
   grants?: Grant[];
+  /** Every menu code of the tree besides the grants, without their element codes (reads only). */
+  everyMenu?: boolean;
 }
 
 const all = (section: string, read = false): Grant => ({ section, read });
 const some = (section: string, children: string[], read = false): Grant => ({ section, children, read });
 
 const READ_ACTIONS = new Set(['view', 'export']);
+/**
+ * Actions only the platform role holds, whatever a section grant says: `region` moves an
+ * organisation into a regional center's region, which decides who reads its records.
+ */
+const PLATFORM_ACTIONS = new Set(['region']);
 
 export const ROLE_SPECS: RoleSpec[] = [
   {
@@ -52,8 +59,11 @@ export const ROLE_SPECS: RoleSpec[] = [
     name: { zh: '农资厂家', en: 'Manufacturer', es: 'Fabricante' },
     description: 'Fertilizer and input manufacturer: its products, dealers, orders and product libraries.',
     grants: [
-      all('farmMain'), all('fertilizerFactory'), all('shareMaterial'), some('marketing', ['introduce', 'sale', 'brand']),
+      all('farmMain'), all('fertilizerFactory'), all('shareMaterial'), some('marketing', ['introduce', 'brand']),
       some('bigData-kms', ['tankFactory', 'tankFertilizer', 'tankPesticide', 'tankSeed', 'tankSeedling', 'tankAgent']),
+      // The cross-kind list and the one library form (material/add|edit|show/…/:mainType), read-only:
+      // writing an entry still needs its kind's element code (server/knowledge/library-extensions.ts).
+      some('bigData-kms', ['materielManager'], true),
       some('agricultureKnowledge', ['agricultureKnowledgeIndex', 'notice'], true),
     ],
   },
@@ -75,7 +85,7 @@ export const ROLE_SPECS: RoleSpec[] = [
     grants: [
       all('farmMain'), all('nurseryManage'), all('farmPlantGroup'), all('plantManagement'), all('landManagement'),
       all('farmMaterialsManage'), all('farmStorehouse'), all('environment'), all('weatherAndSituation'), all('marketing'),
-      some('agricultureKnowledge', ['agricultureKnowledgeIndex', 'notice', 'agricultureKnowledgeTankSeedling', 'agricultureKnowledgeFarmWork'], true),
+      some('agricultureKnowledge', ['agricultureKnowledgeIndex', 'notice', 'agricultureKnowledgeTankSeedling', 'agricultureKnowledgeMaterielManager', 'agricultureKnowledgeFarmWork'], true),
       some('agricultureKnowledge', ['agricultureKnowledgePatternTemplate']), all('sysTemplateManage', true),
     ],
   },
@@ -118,6 +128,14 @@ export const ROLE_SPECS: RoleSpec[] = [
       some('basicInfo', ['constructSmartSystem', 'basicInfoFarmDevice', 'facilities']),
     ],
   },
+  {
+    code: 'configurer',
+    name: { zh: '配置员', en: 'Configurer', es: 'Configurador' },
+    description:
+      'Changes screens, menus and translations in the schema studio and publishes them: the studio codes, and every menu code (to preview screens with real data) without any other element code.',
+    grants: [all('studio')],
+    everyMenu: true,
+  },
 ];
 
 /** The menu and element codes a role spec grants within the menu tree `doc`. */
@@ -127,10 +145,13 @@ export function resolveGrants(spec: RoleSpec, doc: MenuDocument): { menus: strin
   const take = (entry: MenuChild, read: boolean) => {
     menus.push(entry.code);
     for (const el of entry.elements ?? []) {
-      if (!read || READ_ACTIONS.has(el.code.slice(el.code.indexOf(':') + 1))) elements.push(el.code);
+      const action = el.code.slice(el.code.indexOf(':') + 1);
+      if (spec.grants && PLATFORM_ACTIONS.has(action)) continue;
+      if (!read || READ_ACTIONS.has(action)) elements.push(el.code);
     }
   };
   for (const section of doc.menus) {
+    if (spec.everyMenu) menus.push(section.code, ...section.children.map((c) => c.code));
     if (!spec.grants) {
       take(section, false);
       section.children.forEach((c) => take(c, false));

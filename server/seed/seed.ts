@@ -9,6 +9,12 @@ import { seedResources } from '../resources/seed.ts';
 import { seedKnowledge } from '../knowledge/seed.ts';
 import { seedPlanting } from '../planting/seed.ts';
 import { seedMaterials } from '../materials/seed.ts';
+import { seedMaterialLibraries } from '../knowledge/library-seed.ts';
+import { seedNurseryLand } from '../land/nursery-seed.ts';
+import { seedLand } from '../land/seed.ts';
+import { seedHarvest } from '../harvest/seed.ts';
+import { seedDevices } from '../devices/seed.ts';
+import { seedDevicePositions } from '../land/device-positions.ts';
 
 export const DEMO_PASSWORD = 'demo_2026';
 
@@ -50,6 +56,7 @@ const ACCOUNTS: DemoAccount[] = [
   { username: 'agent', name: '孙磊', phone: '13800000008', kind: 'agent', role: 'customerAgent', org: null, bloc: false, city: '哈尔滨市', description: 'customer agent' },
   { username: 'tech', name: '周杰', phone: '13800000009', kind: 'tech', role: 'technician', org: null, bloc: true, city: '哈尔滨市', description: 'technician / inspector of the bloc' },
   { username: 'device', name: '吴刚', phone: '13800000010', kind: 'device', role: 'deviceManager', org: 'farm1', bloc: false, description: 'device manager of 禾丰生态农场' },
+  { username: 'config', name: '许静', phone: '13800000012', kind: 'config', role: 'configurer', org: null, bloc: false, city: '哈尔滨市', description: 'configurer: the schema studio (publish, roll back), every menu to preview, no other element code' },
   { username: 'mobile', name: '郑芳', phone: '13800000011', kind: 'member', role: null, org: 'farm1', bloc: false, description: 'farm worker with no menus: refused by the web console (mobile end only)' },
 ];
 
@@ -82,6 +89,12 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     await seedAdminExtras(tx);
     await seedPlanting(tx);
     await seedMaterials(tx);
+    await seedMaterialLibraries(tx);
+    await seedLand(tx);
+    await seedNurseryLand(tx);
+    await seedHarvest(tx);
+    await seedDevices(tx);
+    await seedDevicePositions(tx);
     return true;
   });
 }
@@ -100,6 +113,8 @@ async function seedDemo(tx: Queryable, doc: MenuDocument, hashes: string[]): Pro
     );
     orgIds[key] = rows[0].id;
   }
+  // The demo center oversees both farms and the seedling base (its region, docs/auth-and-accounts.md).
+  await tx.query('UPDATE organisations SET center_id = $1 WHERE id = ANY($2::int[])', [orgIds.center, [orgIds.farm1, orgIds.farm2, orgIds.nursery]]);
 
   const roleIds = new Map<string, number>();
   for (const spec of ROLE_SPECS) {

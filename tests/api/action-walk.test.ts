@@ -3,7 +3,7 @@ import { folderSource } from '../../runtime/schema/folder-source.ts';
 import { loadRegistry, type SchemaRegistry } from '../../runtime/schema/registry.ts';
 import { buildRouteTable } from '../../runtime/routing/route-table.ts';
 import { parseUserInfo } from '../../runtime/session/user-info.ts';
-import { fillRoute, resolveRoute, routeParams, type Action, type Screen, type TableParts } from '../../runtime/schema/screen.ts';
+import { fillRoute, idParamOf, resolveRoute, routeParams, type Action, type Screen, type TableParts } from '../../runtime/schema/screen.ts';
 import { resolveParams, resolveValue, type ValueContext } from '../../runtime/schema/values.ts';
 import { actionAllowed, elementAllowed, type GateContext } from '../../runtime/screens/gating.ts';
 import { resolveEndpoint, resourceOperation, transitionRequest } from '../../runtime/screens/endpoints.ts';
@@ -11,6 +11,8 @@ import { fixedQuery } from '../../runtime/screens/filters.ts';
 import { buildForm, formModel, submitBody } from '../../runtime/screens/form-schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { importableFields, importHeader } from '../../runtime/schema/resource-import.ts';
+import { operationEndpoint } from '../../runtime/protocol/operations.ts';
 
 /**
  * Issue 9 item 3, "no button the server will refuse": every demo account walks the console
@@ -156,6 +158,12 @@ async function walkAs(t: TestApp, username: string) {
         const pattern = resolveRoute(action.to, v.routePattern);
         const path = fillRoute(pattern, resolveParams(action.params, ctx));
         if (!path) return; // shown disabled, never followed
+        if (action.document) {
+          // A page the server serves outside the console (the trace page): it must answer, without a session.
+          const res = await t.app.inject({ method: 'GET', url: path });
+          if (res.statusCode !== 200) problems.push(`${name} · ${label(action)}: the document ${path} answered ${res.statusCode}`);
+          return;
+        }
         const match = registry.match(path);
         if (!match) return void problems.push(`${name} · ${label(action)}: ${path} is no route`);
         if (!permitted.has(match.route)) return void problems.push(`${name} · ${label(action)}: ${path} leads to a route the user may not open (${match.authority})`);
@@ -209,6 +217,16 @@ async function walkAs(t: TestApp, username: string) {
         if (ep) await probe(`${name} → save`, action, ep.method, ep.url, body);
         return;
       }
+      if (action.kind === 'import') {
+        // As the console's dialog: a preview of a file in the template's columns (a 40001 about its rows counts as accepted).
+        const doc = registry.resource(action.resource ?? v.screen.resource ?? '');
+        if (!doc) return void problems.push(`${name} · ${label(action)}: shown, but imports into no resource`);
+        const fields = action.fields ?? importableFields(doc);
+        const file = `${fields.map((f) => importHeader(doc, f, 'zh')).join(',')}\r\n${fields.map(() => '-').join(',')}\r\n`;
+        const ep = operationEndpoint(doc, 'import');
+        await probe(name, action, ep.method, ep.path, { mode: 'preview', content: Buffer.from(file).toString('base64') });
+        return;
+      }
       if (action.kind === 'transition') {
         // As the console: the transition's route with the row's version, a reason when the transition takes one.
         const req = transitionRequest(action, (ctx.row ?? ctx.record) as Record<string, unknown> | undefined, registry, v.screen.resource);
@@ -260,7 +278,7 @@ async function walkAs(t: TestApp, username: string) {
     } else if (s.kind === 'form') {
       const mode = (v.params[s.modeParam ?? 'operate'] ?? s.defaultMode ?? 'add') as 'add' | 'edit' | 'show';
       const doc = s.resource ? registry.resource(s.resource) : undefined;
-      const id = v.params[s.idParam ?? 'id'];
+      const id = v.params[idParamOf(s, v.routePattern)];
       let record: unknown = {};
       if (mode !== 'add') {
         const ep = s.endpoints?.load ? resolveEndpoint(s.endpoints.load, baseCtx, registry, s.resource) : doc && id ? resourceOperation(doc, 'read', id) : null;
@@ -269,7 +287,7 @@ async function walkAs(t: TestApp, username: string) {
       await offer(s.actions, { ...baseCtx, record }, record, `${where} form`);
     } else if (s.kind === 'detail') {
       const doc = s.resource ? registry.resource(s.resource) : undefined;
-      const id = v.params[s.idParam ?? 'id'];
+      const id = v.params[idParamOf(s, v.routePattern)];
       const ep = s.load ? resolveEndpoint(s.load, baseCtx, registry, s.resource) : doc && id ? resourceOperation(doc, 'read', id) : null;
       const r = ep ? await call(ep.method, ep.url) : null;
       if (r && r.status !== 200) problems.push(`${where}: reading ${ep?.url} answered ${r.status}`);

@@ -71,11 +71,12 @@ describe.each(engines())('administration authority on $name', (engine) => {
     await f?.close();
   });
 
-  // Planting groups are placed on plots: farmFields grants reads to farmPlantGroupList (its readAuthorities).
-  const plotRead = (method: Method, url: string) => method === 'GET' && url.startsWith('/api/admin/fields');
+  // Plots are the farm's own since issue 16: farmFields grants the farm's land menus its writes
+  // (authority aliases) and farmPlantGroupList its reads; tests/api/land-geometry.test.ts covers them.
+  const plotCall = (_method: Method, url: string) => url.startsWith('/api/admin/fields');
 
   it('answers every administration endpoint with 40301 for a farm operator, and changes nothing', async () => {
-    for (const [method, url, body] of ENDPOINTS.filter(([m, u]) => !plotRead(m, u))) {
+    for (const [method, url, body] of ENDPOINTS.filter(([m, u]) => !plotCall(m, u))) {
       const r = await f.as('farm', method, url, body);
       expect(r.status, `${method} ${url}`).toBe(40301);
       expect(r.http, `${method} ${url}`).toBe(403);

@@ -210,8 +210,9 @@ describe.each(engines())('menu tree, roles and permissions on $name', (engine) =
       const farmRole = await role('farmOperator');
       const r = await f.as('admin', 'PUT', `/api/admin/role/${await roleId('farmOperator')}/permissions`, {
         version: farmRole.version,
-        menus: farmRole.menus.filter((m) => m !== 'farmMaterialsList'),
-        elements: farmRole.elements.filter((e) => !e.startsWith('farmMaterialsList:')),
+        // The catalogue's authority and its alias (the material details entry, /farmMaterialsManage/addEditShow).
+        menus: farmRole.menus.filter((m) => m !== 'farmMaterialsList' && m !== 'farmMaterialsManageAddEditShow'),
+        elements: farmRole.elements.filter((e) => !e.startsWith('farmMaterialsList:') && !e.startsWith('farmMaterialsManageAddEditShow:')),
       });
       expect(r.status).toBe(200);
       // Losing a code ends the session; a new one no longer reaches the call.

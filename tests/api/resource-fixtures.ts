@@ -12,12 +12,19 @@ import { createAjv } from '../../runtime/schema/ajv.ts';
 import { transitionOwnedFields } from '../../runtime/schema/transitions.ts';
 
 /**
+ * Documents whose records a manufacturer owns (its products, dealers, packages and product
+ * articles): the suites here write and scope as a farm of the demo bloc, which holds none of
+ * them; their contract and scope are tested in materials-orders.test.ts ("the manufacturer's
+ * side") and materials-traces.test.ts (articles and packages).
+ */
+export const MANUFACTURER_OWNED = new Set(['fertilizerProducts', 'fertilizerAgents', 'fertilizerCombos', 'productArticles']);
+/**
  * The documents stored in the engine's JSON table. Table-backed ones (`storage`) are
  * excluded: their rows are another table's (seedling bases are organisations, each its
  * own farm), so the generic owner and seed assumptions below do not hold for them; they
  * have tests of their own (resource-table-storage.test.ts, admin-registrations.test.ts).
  */
-export const docs: ResourceDocument[] = (await readResourceDocuments()).filter((d) => !d.storage);
+export const docs: ResourceDocument[] = (await readResourceDocuments()).filter((d) => !d.storage && !MANUFACTURER_OWNED.has(d.name));
 const menuTree = JSON.parse(readFileSync(new URL('../../schemas/menus.json', import.meta.url), 'utf8')) as { menus: { code?: string }[] };
 
 export type Body = Record<string, unknown>;

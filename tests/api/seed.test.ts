@@ -166,7 +166,7 @@ describe.each(engines())('demo seed on $name', (engine) => {
       'SELECT username, mobile_phone, password_hash, status FROM users',
     );
     const byName = new Map(rows.map((r) => [r.username, r]));
-    const wanted = ['admin', 'farm', 'farm2', 'factory', 'center', 'nursery', 'provider', 'agent', 'tech', 'device', 'mobile'];
+    const wanted = ['admin', 'farm', 'farm2', 'factory', 'center', 'nursery', 'provider', 'agent', 'tech', 'device', 'config', 'mobile'];
     expect(DEMO_ACCOUNTS.map((a) => a.username)).toEqual(wanted);
     for (const name of wanted) {
       const u = byName.get(name)!;
@@ -200,7 +200,7 @@ describe.each(engines())('demo seed on $name', (engine) => {
     expect(by.provider.bloc_id).toBe(by.farm.org_bloc);
     expect(by.farm.logo_url).toBe('/logo.svg');
     expect(by.mobile.roles).toBe(0);
-    for (const name of ['admin', 'farm', 'farm2', 'factory', 'center', 'nursery', 'provider', 'agent', 'tech', 'device']) expect(by[name].roles, name).toBe(1);
+    for (const name of ['admin', 'farm', 'farm2', 'factory', 'center', 'nursery', 'provider', 'agent', 'tech', 'device', 'config']) expect(by[name].roles, name).toBe(1);
   });
 
   it('writes the menu tree with parents, paths, titles and elements', async () => {

@@ -8,9 +8,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { baseUrl, cookieMap, launchBrowser, logIn, newPage } from './browser.ts';
+import { baseUrl, cookieMap, launchBrowser, logIn, newPage, smsMailbox } from './browser.ts';
 
 /** Unique to this run, so reruns against a long-running server do not collide. */
 const RUN = `t${Date.now().toString(36).slice(-6)}`;
@@ -45,7 +44,7 @@ async function api<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: 
 
 const visible = (id: string): Locator => page.locator(`[data-screen="${id}"]:visible`);
 const grid = (): Locator => page.locator('table.sg-table:visible').first();
-const row = (text: string): Locator => grid().locator('tbody tr[data-row-key]').filter({ hasText: text });
+const row = (text: string | RegExp): Locator => grid().locator('tbody tr[data-row-key]').filter({ hasText: text });
 const drawer = (): Locator => page.locator('.ant-drawer-section:visible');
 const dialog = (): Locator => page.locator('.ant-modal-confirm:visible, .ant-modal:visible').last();
 
@@ -99,7 +98,7 @@ async function confirm(): Promise<void> {
 
 /** The newest code of the development SMS mailbox for `phone` (lines: time, phone, purpose, code). */
 function smsCode(phone: string, purpose: string): string | null {
-  const file = inject('smsMailbox');
+  const file = smsMailbox();
   if (!existsSync(file)) return null;
   for (const line of readFileSync(file, 'utf8').trim().split('\n').reverse()) {
     const [, p, kind, code] = line.split('\t');
@@ -295,8 +294,9 @@ describe('administration screens as admin', () => {
 
     // The plots' irrigation select takes its options from the irrigationMethod dictionary.
     await page.goto('/baseManager/fieldManager');
-    await row('HF-01').waitFor();
-    await expect.poll(() => row('HF-01').innerText()).toContain('漫灌');
+    // HF-01 exactly: the land seed's grid plots are HF-01A, HF-01B…
+    await row(/HF-01(?![A-Z])/).waitFor();
+    await expect.poll(() => row(/HF-01(?![A-Z])/).innerText()).toContain('漫灌');
     await visible('fieldManager').getByRole('button', { name: '新增' }).click();
     await drawer().getByLabel('灌溉方式', { exact: true }).click();
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: '滴灌' }).waitFor();

@@ -1,7 +1,11 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { fileServer } from './file-server.ts';
 
-export const baseUrl = (): string => inject('baseUrl');
+/** Origin of the console under test: this file's server, else the one BROWSER_BASE_URL names. */
+export const baseUrl = (): string => fileServer()?.baseUrl ?? inject('baseUrl');
+/** The development SMS mailbox of that server (codes sent are appended there). */
+export const smsMailbox = (): string => fileServer()?.smsMailbox ?? inject('smsMailbox');
 
 /** Debian's Chromium, headless, no sandbox (containers), no GPU, no background traffic. */
 export function launchBrowser(): Promise<Browser> {

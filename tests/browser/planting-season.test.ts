@@ -67,6 +67,8 @@ const farmApi = apiAs('farm');
 /** Picks `option` in the antd select labelled `label` (a multi-select stays open: Escape closes it). */
 async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
   await scope.getByLabel(label, { exact: true }).click();
+  // The option list is virtual (the land seed gives a farm some 26 plots): search for it first.
+  await page.keyboard.type(option);
   await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
   const select = scope.locator('.ant-select', { has: page.getByLabel(label, { exact: true }) });
   await expect.poll(() => select.innerText()).toContain(option);
@@ -139,6 +141,7 @@ describe('a planting season through the console', () => {
     await form.getByLabel('种植组名称').fill(GROUP);
     await choose(farm, form, '作物', '番茄');
     await choose(farm, form, '地块/温室', '一号日光温室');
+    await farm.keyboard.type('北洼地');
     await farm.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: '北洼地' }).first().click();
     await closeDropdown(farm);
     await form.getByLabel('面积（亩）').fill('2.5');

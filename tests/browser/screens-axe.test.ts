@@ -66,7 +66,34 @@ async function fillers(token: string): Promise<Record<string, string>> {
   const stockIn = (await first<Row>('/api/farmMaterials/movements/page?pageIndex=1&pageSize=1&direction=in')) ?? { id: 0 };
   const stockOut = (await first<Row>('/api/farmMaterials/movements/page?pageIndex=1&pageSize=1&direction=out')) ?? { id: 0 };
   const stock = (await first<{ goodsCode?: string; storeId?: number }>('/api/farmMaterials/stock/page?pageIndex=1&pageSize=1')) ?? { goodsCode: 'x', storeId: 0 };
+  const plot = (await first<Row>('/api/admin/fields/page?pageIndex=1&pageSize=1&sort=-id')) ?? { id: 0 };
+  const houseGroup = (await first<Row>('/api/land/greenhouseGroups/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
+  const house = (await first<Row>('/api/land/greenhouses/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
+  const purchase = (await first<Row>('/api/farmMaterials/purchase/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
+  const factoryOrder = (await first<Row>('/api/fertilizerFactory/orders/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
+  const offer = (await first<Row>('/api/shareMaterial/offers/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
+  const pesticide = (await first<Row>('/api/kms/tankMaterials/page?pageIndex=1&pageSize=1&mainType=pesticide')) ?? { id: 0 };
+  const product = (await first<Row>('/api/fertilizerFactory/products/page?pageIndex=1&pageSize=1&sort=id')) ?? { id: 0 };
+  const combo = (await first<Row>('/api/fertilizerFactory/combos/page?pageIndex=1&pageSize=1&sort=id')) ?? { id: 0 };
+  // A farm material the manufacturer wrote an article for (the seed's FW-001 of the first farm).
+  const withArticle = (await first<Row>('/api/farmMaterials/list/page?pageIndex=1&pageSize=1&sort=id&goodsCode=FW-001')) ?? { id: 0 };
   return {
+    '/fertilizerFactory/article/:id': `/fertilizerFactory/article/${product.id}`,
+    '/fertilizerFactory/comboArticle/:id': `/fertilizerFactory/comboArticle/${combo.id}`,
+    '/farmMaterialsManage/article/:id': `/farmMaterialsManage/article/${withArticle.id}`,
+    '/farmMaterialsManage/requirementList/trackInfo/:plantGroupId': `/farmMaterialsManage/requirementList/trackInfo/${group.id}`,
+    '/shareMaterial/editGoods/:operate/:goodsId/:tankMaterialSummaryId': `/shareMaterial/editGoods/show/${offer.id}/0`,
+    // The library form in edit mode with a pesticide: the kind with the most fields.
+    '/agricultureKnowledge/material/add/:operate/:tankMaterialSummaryId/:mainType': `/agricultureKnowledge/material/edit/edit/${pesticide.id}/pesticide`,
+    '/showMap/management/:id': `/showMap/management/${plot.id}`,
+    '/Bigland/detail/:id': `/Bigland/detail/${plot.id}`,
+    '/sunlightGreenhouse/slghGroup/:id': `/sunlightGreenhouse/slghGroup/${houseGroup.id}`,
+    '/sunlightGreenhouse/slghEntity/:id': `/sunlightGreenhouse/slghEntity/${house.id}`,
+    '/maptalk/:one/:two/:three': '/maptalk/126.31/45.38/14',
+    '/farmMaterialsManage/purchase/detail/:operate/:id': `/farmMaterialsManage/purchase/detail/show/${purchase.id}`,
+    '/fertilizerFactory/purchase/detail/:operate/:id': `/fertilizerFactory/purchase/detail/show/${factoryOrder.id}`,
+    '/farmMaterialsManage/requirementList/detail/:operate/:id': '/farmMaterialsManage/requirementList/detail/show/0',
+    '/marketing/productDetail/:opType/:id': '/marketing/productDetail/add/0',
     '/farmMaterialsManage/addEnterGoods/:operate/:id': `/farmMaterialsManage/addEnterGoods/show/${stockIn.id}`,
     '/farmMaterialsManage/addOutGoods/:operate/:id': `/farmMaterialsManage/addOutGoods/show/${stockOut.id}`,
     '/farmMaterialsManage/stock/detail/:goodscode/:storeid': `/farmMaterialsManage/stock/detail/${encodeURIComponent(stock.goodsCode ?? 'x')}/${stock.storeId ?? 0}`,
@@ -97,6 +124,7 @@ async function fillers(token: string): Promise<Record<string, string>> {
     '/agricultureKnowledge/addPlantRules/:operate/:id': '/agricultureKnowledge/addPlantRules/add/0',
     '/articleDetailBeforeLogin/:id': `/articleDetailBeforeLogin/${article?.id ?? 1}`,
     '/searchArticleBeforeLogin/:keyword': '/searchArticleBeforeLogin/%E6%B0%B4%E7%A8%BB',
+    '/studio/edit/:kind/:name': '/studio/edit/screen/cropsManager',
   };
 }
 
@@ -105,7 +133,8 @@ function routesFor(menus: ReadonlySet<string>, fill: Record<string, string>): { 
   const out: { id: string; path: string }[] = [];
   for (const doc of screenDocs()) {
     if (!doc.route) continue;
-    if (!doc.public && !menus.has(doc.authority)) continue;
+    // `*`: any signed-in user (the regional big screen).
+    if (!doc.public && doc.authority !== '*' && !menus.has(doc.authority)) continue;
     const path = doc.route.includes(':') ? fill[doc.route] : doc.route;
     if (!path) throw new Error(`screens-axe: no parameters for ${doc.route} (${doc.id}); add a filler`);
     out.push({ id: doc.id, path });

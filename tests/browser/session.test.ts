@@ -52,7 +52,7 @@ describe('login and the session flow', () => {
     expect(cookies.userId).toMatch(/^\d+$/);
   });
 
-  it('farm logs in: organisation label and farm name; a menu link to a screen not built yet shows 404 in the layout', async () => {
+  it('farm logs in: organisation label and farm name; the first menu link opens its screen in the layout', async () => {
     await fresh();
     await page.goto('/login');
     await logIn(page, 'farm');
@@ -69,7 +69,9 @@ describe('login and the session flow', () => {
     const href = await link.getAttribute('href');
     await link.click();
     await page.waitForURL(`**${href}`);
-    await page.getByText('抱歉，你访问的页面不存在。').waitFor();
+    // The farm home (issue 18); it was a 404 before the screen existed.
+    await page.getByRole('heading', { name: '农场首页' }).first().waitFor();
+    expect(await page.getByText('抱歉，你访问的页面不存在。').count()).toBe(0);
     await expect(page.getByTestId('user-name').textContent()).resolves.toBe('张伟');
   });
 
@@ -151,9 +153,13 @@ describe('access rules', () => {
 
   it('a public path needs no token', async () => {
     await fresh();
+    await page.goto('/auth-redirect');
+    // Without a token in its query it says so; it is not sent to /login?redirect=/auth-redirect.
+    await page.getByText('登录凭证无效或已过期').waitFor();
+    expect(path(page)).toBe('/auth-redirect');
+    // The administrators' entry leads to the login page on the way to the administration, not back to itself.
     await page.goto('/adminManagement');
-    await page.getByText('抱歉，你访问的页面不存在。').waitFor();
-    expect(path(page)).toBe('/adminManagement');
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('redirect') === '/baseManager/userManager');
   });
 });
 

@@ -1,8 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { inject } from 'vitest';
-import { baseUrl } from './browser.ts';
+import { baseUrl, smsMailbox } from './browser.ts';
 
 export type Lang = 'zh' | 'en';
 export const WIDTHS = [1280, 800] as const;
@@ -41,7 +40,7 @@ export async function api<T = unknown>(token: string, path: string, init: Reques
 
 /** The newest code the development SMS mailbox holds for `phone` (lines: time, phone, purpose, code, …). */
 export function latestSmsCode(phone: string, purpose = 'password'): string | null {
-  const file = inject('smsMailbox');
+  const file = smsMailbox();
   if (!existsSync(file)) return null;
   const lines = readFileSync(file, 'utf8').trim().split('\n').reverse();
   for (const line of lines) {

@@ -17,11 +17,15 @@ export interface TestApp {
   login(username: string, password?: string): Promise<string>;
 }
 
-/** A server on a fresh, migrated and seeded database of `engine`, for inject() calls. */
+/**
+ * A server on a fresh, migrated and seeded database of `engine`, for inject() calls. The
+ * device simulator is off (the embedded broker, in process, costs nothing); a test that
+ * wants it passes `{ deviceSimulator: true }`.
+ */
 export async function createTestApp(engine: Engine, overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
   const db = await engine.openSeeded();
   const dir = mkdtempSync(join(tmpdir(), 'farm-test-'));
-  const config: ServerConfig = { ...loadConfig({ DATA_DIR: dir }), distDir: join(dir, 'no-dist'), ...overrides };
+  const config: ServerConfig = { ...loadConfig({ DATA_DIR: dir, DEVICE_SIMULATOR: 'off' }), distDir: join(dir, 'no-dist'), ...overrides };
   const app = await buildApp({ db, config });
   await app.ready();
   return {

@@ -65,11 +65,14 @@ describe('route table from menu codes', () => {
     { path: 'agricultureKnowledge/cropsManager', authority: 'cropsManager' },
     { path: 'bigData-kms/AllSeasonFarming/:id/:createrId', authority: '' },
     { path: 'farmMain/index' },
+    // `*` (a screen document's SIGNED_IN): any signed-in user, e.g. the regional big screen.
+    { path: 'qiqihaer', authority: '*' },
   ];
 
   it('permits routes whose authority the user holds, and those without authority', () => {
     const table = buildRouteTable(routes, new Set(['userManager']));
-    expect(table.permitted.map((r) => r.path)).toEqual(['baseManager/userManager', 'bigData-kms/AllSeasonFarming/:id/:createrId', 'farmMain/index']);
+    expect(table.permitted.map((r) => r.path)).toEqual(['baseManager/userManager', 'bigData-kms/AllSeasonFarming/:id/:createrId', 'farmMain/index', 'qiqihaer']);
+    expect(buildRouteTable(routes, new Set()).permitted.map((r) => r.path)).toContain('qiqihaer');
     expect(table.forbidden.map((r) => r.path)).toEqual(['agricultureKnowledge/cropsManager']);
   });
 

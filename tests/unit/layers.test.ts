@@ -81,7 +81,12 @@ describe('runtime layers', () => {
   });
 
   it('widgets depend on the runtime\'s widget API and services contract only', () => {
-    const widgets = sourceFiles(join(ROOT, 'widgets')).map((f) => ({ file: relative(ROOT, f), imports: importsOf(f) }));
+    // The schema studio is the runtime's own tooling shown through the widget interface
+    // (docs/studio.md, "Why a widget"): it renders previews with the runtime's renderers
+    // and checks drafts with its registry, so it alone may import the runtime.
+    const widgets = sourceFiles(join(ROOT, 'widgets'))
+      .map((f) => ({ file: relative(ROOT, f), imports: importsOf(f) }))
+      .filter((w) => !w.file.startsWith('widgets/schema-studio/'));
     expect(widgets.map((w) => w.file)).toContain('widgets/manifest.ts');
     const offenders = widgets.flatMap((w) =>
       w.imports.filter((i) => i.startsWith('runtime/') && i !== 'runtime/widgets/api.ts' && !i.startsWith('runtime/services/')).map((i) => `${w.file} → ${i}`),

@@ -4,6 +4,7 @@ import { folderSource } from '../../runtime/schema/folder-source.ts';
 import { lintResources, lintScreens, RESOURCE_RULES, SCREEN_RULES, type LintInput, type ScreenRule } from '../../runtime/schema/lint.ts';
 import { collector } from '../../runtime/schema/lint/context.ts';
 import { authorityRule } from '../../runtime/schema/lint/rules/authority.ts';
+import { pageRule } from '../../runtime/schema/lint/rules/page.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
 import type { Screen } from '../../runtime/schema/screen.ts';
@@ -66,6 +67,21 @@ describe('lint rules', () => {
     ]);
     // The full list also blames the resource grant that the unknown authority breaks.
     expect(lintScreens(broken).length).toBeGreaterThan(1);
+  });
+
+  it('a page child requires codes of the menus document: menu or element codes, nothing else', async () => {
+    const { input } = await repository();
+    const home = input.screens.find((s) => s.screen.id === 'farmHome')!;
+    const page = home.screen as Extract<Screen, { kind: 'page' }>;
+    const changed = (requires: string[]) => ({
+      ...input,
+      screens: input.screens.map((s) => (s === home ? { ...home, screen: { ...page, children: [{ screen: page.children[0].screen, requires }] } as Screen } : s)),
+    });
+    const onHome = (requires: string[]) => lintScreens(changed(requires), [pageRule]).filter((p) => p.file === home.file);
+    expect(onHome(['fertilizerLists', 'fertilizerLists:edit'])).toEqual([]);
+    expect(onHome(['fertilizerLists', 'noSuchCode'])).toEqual([
+      { file: home.file, pointer: '/children/0/requires/1', message: '"noSuchCode" is no menu or element code of the menus document', severity: 'error' },
+    ]);
   });
 
   it('checks resources against the menus, and nothing without them', async () => {

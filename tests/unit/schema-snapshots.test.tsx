@@ -9,6 +9,12 @@
  * without hashed class names) so that a change of the component library shows. A new
  * document gets its test with no code; an invalid one renders its error panel (and fails
  * the check below with its file name); `npm run snapshots:update` refreshes them.
+ *
+ * Published revisions (docs/studio.md, "Snapshots of published revisions") go through the
+ * same render: the documents under tests/fixtures/published/ (a revision of cropsManager
+ * as the studio stores it) overlay the bundled set and are snapshotted under
+ * __snapshots__/published/; `npm run snapshots:published` points SNAPSHOT_PUBLISHED_DIR
+ * at a folder exported from a database and SNAPSHOT_PUBLISHED_OUT at its own folder.
  */
 process.env.TZ = 'UTC';
 
@@ -16,10 +22,15 @@ import { cleanup, prettyDOM } from '@testing-library/react';
 import { resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { folderSource } from '../../runtime/schema/folder-source.ts';
-import { loadRegistry, type SchemaRegistry } from '../../runtime/schema/registry.ts';
+import { loadRegistry, type SchemaRegistry, type SourceDocument } from '../../runtime/schema/registry.ts';
+import type { Screen } from '../../runtime/schema/screen.ts';
 import { routeParams, screenRoutes } from '../../runtime/schema/screen.ts';
 import { createHarness, renderScreen, settled, stableHtml, stubBrowserApis } from './screens-harness.tsx';
+import { fixtureParams } from '../../tools/render-check/render.tsx';
 import { markupWithoutHashes, semanticTree } from './semantic-tree.ts';
+import { WIDGET_MANIFEST } from '../../widgets/manifest.ts';
+import { viewOf } from '../../runtime/screens/widget-view.ts';
+import { LazyStepsView } from '../../runtime/screens/steps-view.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const source = folderSource(root);
@@ -40,15 +51,34 @@ let registry: SchemaRegistry;
 beforeAll(async () => {
   stubBrowserApis();
   registry = await loadRegistry([source], { lint: true });
-});
+  // Lazy views loaded before the first render: a view that suspends inside another lazy
+  // view (a wizard's step, a widget) never settles under React's development build, and
+  // OpenLayers takes long to transform the first time.
+  await Promise.all([...Object.values(WIDGET_MANIFEST).map((load) => load && viewOf(load).preload()), LazyStepsView.preload()]);
+}, 180_000);
 afterEach(() => cleanup());
 
 /** Screens whose rendered markup is kept too: one of each common kind. */
 const GALLERY = new Set(['schemas/screens/knowledge/cropsManager.json', 'schemas/screens/knowledge/cropsForm.json', 'schemas/screens/knowledge/cropDetail.json']);
 
-/** Route parameters for a snapshot: forms in edit mode on record 1, every other parameter "1". */
-function fixtureParams(names: string[]): Record<string, string> {
-  return Object.fromEntries(names.map((n) => [n, n === 'operate' ? 'edit' : '1']));
+/**
+ * One screen of `registry` rendered with fixture data: the requests it made, then its
+ * semantic outline. An invalid document fails here with its problems.
+ */
+async function snapshotOf(registry: SchemaRegistry, file: string): Promise<{ container: HTMLElement; text: string; screen: Screen }> {
+  const loaded = [...registry.screens.values()].find((s) => s.file === file);
+  const broken = registry.broken.find((b) => b.file === file);
+  expect(broken?.problems.map((p) => `${p.file}#${p.pointer} ${p.message}`) ?? [], `${file} is invalid`).toEqual([]);
+  expect(loaded, `${file} was not loaded`).toBeDefined();
+  const screen = loaded!.screen;
+  const first = screenRoutes(screen)[0];
+  const params = fixtureParams(first ? routeParams(first.route) : screen.kind === 'form' ? [screen.modeParam ?? 'operate', screen.idParam ?? 'id'] : ['id']);
+  const h = createHarness(registry);
+  const { container } = renderScreen(h, registry, screen.id, { routePattern: first?.route, authority: first?.authority ?? screen.authority, params });
+  await settled(h, container);
+  const requests = [...new Set(h.transport.log)].map((r) => `> ${r}`).join('\n');
+  const outline = stableHtml(container, (el) => semanticTree(el));
+  return { container, text: `${requests}\n\n${outline}`, screen };
 }
 
 describe('schema snapshots', () => {
@@ -57,20 +87,9 @@ describe('schema snapshots', () => {
   });
 
   it.each(files)('%s', async (file) => {
-    const loaded = [...registry.screens.values()].find((s) => s.file === file);
-    const broken = registry.broken.find((b) => b.file === file);
-    expect(broken?.problems.map((p) => `${p.file}#${p.pointer} ${p.message}`) ?? [], `${file} is invalid`).toEqual([]);
-    expect(loaded, `${file} was not loaded`).toBeDefined();
-    const screen = loaded!.screen;
-    const first = screenRoutes(screen)[0];
-    const params = fixtureParams(first ? routeParams(first.route) : screen.kind === 'form' ? [screen.modeParam ?? 'operate', screen.idParam ?? 'id'] : ['id']);
-    const h = createHarness(registry);
-    const { container } = renderScreen(h, registry, screen.id, { routePattern: first?.route, authority: first?.authority ?? screen.authority, params });
-    await settled(h, container);
+    const { container, text } = await snapshotOf(registry, file);
     const name = file.replace(/^schemas\//, '');
-    const requests = [...new Set(h.transport.log)].map((r) => `> ${r}`).join('\n');
-    const outline = stableHtml(container, (el) => semanticTree(el));
-    await expect(`${requests}\n\n${outline}`).toMatchFileSnapshot(`./__snapshots__/schemas/${name}.txt`);
+    await expect(text).toMatchFileSnapshot(`./__snapshots__/schemas/${name}.txt`);
     if (GALLERY.has(file)) {
       const html = markupWithoutHashes(stableHtml(container, (el) => prettyDOM(el, Number.POSITIVE_INFINITY, { highlight: false }) || ''));
       expect(html, 'no hashed class name in the gallery').not.toMatch(/css-dev-only|css-var-/);
@@ -92,5 +111,35 @@ describe('schema snapshots', () => {
     const requests = [...new Set(h.transport.log)].map((r) => `> ${r}`).join('\n');
     const outline = stableHtml(container, (el) => semanticTree(el));
     await expect(`${requests}\n\n${outline}`).toMatchFileSnapshot(`./__snapshots__/schemas/${file.replace(/^schemas\//, '')}.show.txt`);
+  }, 60_000);
+});
+
+/** Published revisions: the fixture of the suite, or a database's export (snapshots:published). */
+const publishedDir = resolve(process.env.SNAPSHOT_PUBLISHED_DIR ?? resolve(import.meta.dirname, '../fixtures/published'));
+const publishedOut = process.env.SNAPSHOT_PUBLISHED_OUT ?? './__snapshots__/published';
+const published = folderSource(publishedDir, 'published').documents() as SourceDocument[];
+/** The published screens, and the bundled screens of a published resource (their columns' titles come from it). */
+const publishedScreens = (() => {
+  const files = new Set(published.filter((d) => d.type === 'screen').map((d) => d.file));
+  const resources = new Set(published.filter((d) => d.type === 'resource').map((d) => (JSON.parse(String(d.content)) as { name: string }).name));
+  for (const d of documents) if (resources.has((JSON.parse(String(d.content)) as { resource?: string }).resource ?? '')) files.add(d.file);
+  return [...files].sort();
+})();
+
+describe('published revisions', () => {
+  let overlaid: SchemaRegistry;
+  beforeAll(async () => {
+    stubBrowserApis();
+    // Untrusted, as the console takes them: validated against the meta-schema and the rules across documents.
+    overlaid = await loadRegistry([source, { name: 'published', documents: () => published }], { lint: true });
+  });
+
+  it('has published documents to snapshot', () => {
+    expect(published.length).toBeGreaterThan(0);
+  });
+
+  it.each(publishedScreens)('%s', async (file) => {
+    const { text } = await snapshotOf(overlaid, file);
+    await expect(text).toMatchFileSnapshot(`${publishedOut}/${file.replace(/^schemas\//, '')}.txt`);
   }, 60_000);
 });

@@ -11,7 +11,8 @@ describe('widget manifest', () => {
 
   it('answers ready, missing or unknown from the installed manifest', () => {
     const load = async () => ({ default: () => null });
-    installWidgets({ ...WIDGET_MANIFEST, map: load });
+    // A name whose implementation a build leaves out is `missing` (null in the manifest).
+    installWidgets({ ...WIDGET_MANIFEST, map: load, equipmentControl: null });
     expect(widgetFor('map')).toEqual({ state: 'ready', load });
     expect(widgetFor('equipmentControl')).toEqual({ state: 'missing' });
     expect(widgetFor('toString')).toEqual({ state: 'unknown' });

@@ -29,6 +29,26 @@ const BENCHES: Record<string, Bench> = {
     description: 'plan generator on the server: a 300-item plan from a template, preview (nothing stored) and stored (plan and items in one transaction), p50/p99, PGlite and PostgreSQL',
     load: () => import('./plan-generate.ts'),
   },
+  'studio-check': {
+    description: 'schema studio: validation of one document as you type (the publish gate, preview registry and line/column per keystroke), p50/p99 in headless Chromium',
+    load: () => import('./studio-check.ts'),
+  },
+  'studio-push': {
+    description: 'schema studio: publish → the notice on a console with the screen open (headless Chromium), on the publishing instance and on a second one (database poll), p50 over 10 publishes',
+    load: () => import('./studio-push.ts'),
+  },
+  map: {
+    description: 'farm map (OpenLayers, no tiles) in headless Chromium: first render with 2,000 plots (200 as a baseline), frame intervals during a 1 s pan and zoom, time to settle after each',
+    load: () => import('./map.ts'),
+  },
+  devices: {
+    description: 'devices over MQTT: ingest rate of readings (messages/s, p99 write latency), a one-year chart over one million readings, the command round trip through the broker (embedded, and Mosquitto when reachable)',
+    load: () => import('./devices.ts'),
+  },
+  stock: {
+    description: 'stock ledger: stock-outs of one material by 20 concurrent writers (throughput, p50/p99), the running-balance ledger page of a material with 100,000 movements (first, middle, last), PGlite and PostgreSQL',
+    load: () => import('./stock.ts'),
+  },
   'console-load': {
     description: 'the real console built and served by the real server, cold cache in headless Chromium: JavaScript per route, login form ready, login to a table with rows',
     load: () => import('./console-load.ts'),

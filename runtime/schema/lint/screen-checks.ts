@@ -14,7 +14,8 @@ import {
 } from '../screen.ts';
 import { escapePointerSegment } from '../validate.ts';
 import { parseRef, type ValueRoot } from '../values.ts';
-import { operationEndpoint, resourceEndpoints } from '../../protocol/operations.ts';
+import { operationEndpoint, resourceEndpoints, servesOperation } from '../../protocol/operations.ts';
+import { importableFields } from '../resource-import.ts';
 import type { AddProblem, Resource, ScreenLintContext } from './context.ts';
 import { checkGrants, fieldKnown, isSortable, pathsMatch, routeAccepts } from './fields.ts';
 
@@ -67,7 +68,8 @@ export function screenChecks(lint: ScreenLintContext, add: AddProblem) {
     for (const f of conditionFields(c)) if (!fieldKnown(r, f, 'row')) add(at, `condition reads "${f}", which is not a field of resource "${r.name}"`);
   };
   const checkNavigate = (t: NavigateTarget, at: string, ctx: Context, rowRes: Resource | undefined, recordRes: Resource | undefined) => {
-    const hosts = routes.length ? routes.map((r) => r.route) : [undefined];
+    const hosts = t.document ? [] : routes.length ? routes.map((r) => r.route) : [undefined];
+    if (t.document && !t.to.startsWith('/')) add(`${at}/to`, `a document's route is absolute: "${t.to}"`);
     for (const host of hosts) {
       const target = resolveRoute(t.to, host);
       if (!host && !t.to.startsWith('/')) {
@@ -181,6 +183,21 @@ export function screenChecks(lint: ScreenLintContext, add: AddProblem) {
         case 'export':
           if (ctx !== 'toolbar') add(`${p}/kind`, 'export acts on the current query: put it in the toolbar');
           break;
+        case 'import': {
+          // Rows are created in a resource that takes creates; the template's fields are ones a file may fill.
+          if (ctx !== 'toolbar') add(`${p}/kind`, 'import adds records to a table: put it in the toolbar');
+          const name = a.resource ?? rowRes?.name;
+          const target = name ? input.resources.get(name) : undefined;
+          if (!target) add(`${p}/resource`, name ? missingResource(name) : 'names no resource: the table has none');
+          else if (!servesOperation(target, 'create')) add(`${p}/resource`, `resource "${target.name}" serves no create, so nothing can be imported into it`);
+          else {
+            const importable = importableFields(target);
+            (a.fields ?? []).forEach((f, j) => {
+              if (!importable.includes(f)) add(`${p}/fields/${j}`, `"${f}" is no field a file may fill in resource "${target.name}" (importable: ${importable.join(', ')})`);
+            });
+          }
+          break;
+        }
         case 'transition': {
           // A transition acts on one record: a row, or a form's or detail's record.
           const r = ctx === 'record' ? recordRes : ctx === 'row' || ctx === 'related' ? rowRes : undefined;

@@ -89,7 +89,7 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
     const at = `/record/properties/${name}`;
     if ((META_FIELDS as readonly string[]).includes(name) || (PAGE_PARAMS as readonly string[]).includes(name))
       problems.push({ pointer: at, message: `"${name}" is reserved for the engine` });
-    checkField(field, at, problems);
+    checkField(field, at, problems, props);
   }
   (d.record.required ?? []).forEach((name, i) => {
     if (!(name in props)) problems.push({ pointer: `/record/required/${i}`, message: `"${name}" is not a property of the record` });
@@ -256,7 +256,13 @@ function checkRule(rule: CrossFieldRule, at: string, props: Record<string, Field
   }
 }
 
-function checkField(field: FieldSchema, at: string, problems: { pointer: string; message: string }[]) {
+function checkField(field: FieldSchema, at: string, problems: { pointer: string; message: string }[], record?: Record<string, FieldSchema>) {
+  const geometry = field['x-geometry'];
+  if (geometry?.areaField !== undefined) {
+    const target = record?.[geometry.areaField];
+    if (!target || (target.type !== 'number' && target.type !== 'integer'))
+      problems.push({ pointer: `${at}/x-geometry/areaField`, message: `names "${geometry.areaField}", which is no number property of the record` });
+  }
   if (field.minimum !== undefined && field.maximum !== undefined && field.minimum > field.maximum)
     problems.push({ pointer: `${at}/minimum`, message: 'is greater than maximum' });
   if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength)

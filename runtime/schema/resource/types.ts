@@ -49,6 +49,19 @@ export interface FieldSchema {
   required?: string[];
   additionalProperties?: false;
   default?: unknown;
+  /** A string holding a GeoJSON geometry the land module validates (docs/land-and-maps.md). */
+  'x-geometry'?: GeometryFieldSpec;
+}
+
+/** What a geometry field accepts: its kinds, where its area in mu goes, how much two shapes may overlap. */
+export interface GeometryFieldSpec {
+  kinds: ('Point' | 'LineString' | 'Polygon')[];
+  /** A number property that receives the polygon's area in mu, computed by the server. */
+  areaField?: string;
+  /** Two polygons of this resource on one farm may share at most this percentage of the smaller one's area; absent: no overlap rule. */
+  overlapTolerancePercent?: number;
+  /** A record without a shape must state its area in `areaField` (a plot is registered by its area before it is drawn). */
+  areaRequired?: boolean;
 }
 
 export interface RecordSchema {

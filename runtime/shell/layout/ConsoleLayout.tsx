@@ -9,9 +9,10 @@ import { useServices } from '../../services/context.ts';
 import { HOME_PATH, LOGIN_PATH, NOTICE_PARAM, PASSWORD_CHANGED } from '../../routing/access.ts';
 import { menuCodesAtom, permissionMenuAtom, userInfoAtom } from '../../session/atoms.ts';
 import { buildBreadcrumbs } from '../breadcrumbs.ts';
+import { pickText } from '../../i18n/languages.ts';
 import { useLanguage, useShellApi } from '../hooks.ts';
 import { PasswordDialog } from '../password/PasswordDialog.tsx';
-import { documentTitle, findRouteMeta, routeHelp, routeOpensTab, routeTitle } from '../route-meta.ts';
+import { documentTitle, findRouteMeta, helpParagraphs, routeHelp, routeOpensTab, routeTitle } from '../route-meta.ts';
 import { recordTitlesAtom } from '../../screens/screen-title.ts';
 import { Sidebar } from '../sidebar/Sidebar.tsx';
 import { useDevice } from '../sidebar/useDevice.ts';
@@ -90,7 +91,15 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
     if (opensTab) dispatch({ type: 'visit', key: activeKey, href });
   }, [activeKey, href, opensTab, dispatch]);
 
-  const guide = useMemo(() => (match ? { page: routeTitle(match, t, language), paragraphs: routeHelp(match, t, language) } : undefined), [match, t, language]);
+  const guide = useMemo(() => {
+    if (!match) return undefined;
+    const load = match.meta.loadHelp;
+    return {
+      page: routeTitle(match, t, language),
+      paragraphs: routeHelp(match, t, language),
+      ...(load ? { load: () => load().then((help) => (help ? helpParagraphs(pickText(help, language)) : [])) } : {}),
+    };
+  }, [match, t, language]);
 
   const recordTitles = useAtomValue(recordTitlesAtom);
   const crumbsFor = useCallback(
@@ -203,6 +212,9 @@ export function ConsoleLayout({ screens }: { screens: readonly ScreenRoute[] }) 
           onScroll={(e) => positions.current.set(`${activeKey}#${generation}`, e.currentTarget.scrollTop)}
           style={{ flex: 1, overflow: 'auto', padding: mobile ? 12 : 24 }}
           data-testid="page-scroller"
+          // A page of tiles or text alone has nothing to focus: without a tab stop of its own a
+          // keyboard user could not scroll it (axe: scrollable-region-focusable).
+          tabIndex={0}
         >
           {/* antd's Content is the page's <main> landmark. */}
           <KeepAliveOutlet tabs={tabs.tabs} activeKey={activeKey} keepAlive={keepAlive} />

@@ -1,4 +1,5 @@
-import { Card, Descriptions, Empty, List, Typography } from 'antd';
+import { Card, Col, Descriptions, Empty, List, Row, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -6,13 +7,33 @@ import { isLanguage, pickText, DEFAULT_LANGUAGE } from '../../i18n/languages.ts'
 import { menuLink } from '../../routing/route-table.ts';
 import { permissionMenuAtom, userInfoAtom } from '../../session/atoms.ts';
 import { organisationKind } from '../../session/user-info.ts';
+import { useServices } from '../../services/context.ts';
 
-/** /dashboard: a welcome with the user's name and organisation, and the sections they may use. */
+interface Mine {
+  tasks: { id: number; title: string; dueOn: string | null; groupName: string | null; overdue: boolean }[];
+  notices: { id: number; title: string; createdAt: string }[];
+}
+
+/** /dashboard: a welcome with the user's name and organisation, shortcuts to the sections they may use, their open tasks and unread notices. */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
   const info = useAtomValue(userInfoAtom);
   const menu = useAtomValue(permissionMenuAtom).filter((m) => !m.hidden);
   const language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  const { data, profile } = useServices();
+  const [mine, setMine] = useState<Mine | null>(null);
+  useEffect(() => {
+    let live = true;
+    data
+      .call<Mine>('dashboardMine', { quiet: true })
+      .then((env) => {
+        if (live && env.data) setMine(env.data);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [data]);
   if (!info) return null;
   const kind = organisationKind(info);
   const organisation = [kind ? t(`org.${kind}`) : t('dashboard.organisationNone'), info.farmName ?? info.groupName].filter(Boolean).join(' · ');
@@ -48,6 +69,42 @@ export function DashboardPage() {
           />
         )}
       </Card>
+      <Row gutter={16} style={{ marginTop: 24 }}>
+        <Col xs={24} md={12}>
+          <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('dashboard.tasks')}</h2>} data-testid="my-tasks">
+            <List
+              locale={{ emptyText: <Typography.Text>{t('dashboard.noTasks')}</Typography.Text> }}
+              dataSource={mine?.tasks ?? []}
+              renderItem={(task) => (
+                <List.Item>
+                  <span>
+                    {task.title}
+                    {task.groupName ? <Typography.Text type="secondary"> · {task.groupName}</Typography.Text> : null}
+                  </span>
+                  <span>
+                    {task.dueOn}
+                    {task.overdue ? <Tag color="red" style={{ marginInlineStart: 8 }}>{t('dashboard.overdue')}</Tag> : null}
+                  </span>
+                </List.Item>
+              )}
+            />
+          </Card>
+        </Col>
+        <Col xs={24} md={12}>
+          <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('dashboard.notices')}</h2>} extra={<Link to={profile.noticePath}>{t('dashboard.allNotices')}</Link>} data-testid="my-notices">
+            <List
+              locale={{ emptyText: <Typography.Text>{t('dashboard.noNotices')}</Typography.Text> }}
+              dataSource={mine?.notices ?? []}
+              renderItem={(notice) => (
+                <List.Item>
+                  <span>{notice.title}</span>
+                  <Typography.Text type="secondary">{notice.createdAt.slice(0, 10)}</Typography.Text>
+                </List.Item>
+              )}
+            />
+          </Card>
+        </Col>
+      </Row>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
-import { Button, Empty, Modal, Typography } from 'antd';
+import { Button, Empty, Modal, Skeleton, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { consoleConfigAtom } from '../state/atoms.ts';
 
@@ -12,6 +12,8 @@ export const INSTRUCTION_DIALOG_WIDTH = '90%';
 export interface PageGuide {
   page: string;
   paragraphs: string[];
+  /** Fetches the paragraphs when `paragraphs` is empty: a bundled screen's help is a chunk of its own. */
+  load?: () => Promise<string[]>;
 }
 
 /**
@@ -24,7 +26,10 @@ export function InstructionVideo({ compact = false, guide }: { compact?: boolean
   const config = useAtomValue(consoleConfigAtom);
   const [open, setOpen] = useState(false);
   const url = config?.instructionVideoUrl ?? '';
-  const hasGuide = !!guide && guide.paragraphs.length > 0;
+  const loaded = useLoadedGuide(open ? guide : undefined);
+  const paragraphs = guide?.paragraphs.length ? guide.paragraphs : (loaded ?? []);
+  const loading = open && !!guide?.load && !guide.paragraphs.length && loaded === undefined;
+  const hasGuide = !!guide && (paragraphs.length > 0 || loading);
   const title = url ? t('shell.instruction.videoTitle') : hasGuide ? t('shell.instruction.guideTitle', { page: guide.page }) : t('shell.instruction.title');
   return (
     <>
@@ -58,9 +63,13 @@ export function InstructionVideo({ compact = false, guide }: { compact?: boolean
         {hasGuide ? (
           <section aria-label={t('shell.instruction.guide')} data-testid="instruction-guide" style={{ marginTop: url ? 16 : 0 }}>
             {url ? <Typography.Title level={5}>{t('shell.instruction.guideTitle', { page: guide.page })}</Typography.Title> : null}
-            {guide.paragraphs.map((p, i) => (
-              <Typography.Paragraph key={i}>{p}</Typography.Paragraph>
-            ))}
+            {loading ? (
+              <div aria-busy="true">
+                <Skeleton active title={false} />
+              </div>
+            ) : (
+              paragraphs.map((p, i) => <Typography.Paragraph key={i}>{p}</Typography.Paragraph>)
+            )}
           </section>
         ) : url ? null : (
           <Empty description={t('shell.instruction.empty')} data-testid="instruction-empty" />
@@ -68,4 +77,21 @@ export function InstructionVideo({ compact = false, guide }: { compact?: boolean
       </Modal>
     </>
   );
+}
+
+/** The guide's fetched paragraphs once the dialog is open: undefined while they load (or when there is nothing to fetch). */
+function useLoadedGuide(guide: PageGuide | undefined): string[] | undefined {
+  const [loaded, setLoaded] = useState<{ guide: PageGuide; paragraphs: string[] }>();
+  useEffect(() => {
+    if (!guide?.load || guide.paragraphs.length) return;
+    let live = true;
+    guide.load().then(
+      (paragraphs) => live && setLoaded({ guide, paragraphs }),
+      () => live && setLoaded({ guide, paragraphs: [] }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [guide]);
+  return loaded && loaded.guide === guide ? loaded.paragraphs : undefined;
 }

@@ -12,6 +12,7 @@ import { createPerson, personHash, personProps, type PersonBody } from '../accou
 import { assignableRoles, replaceRoles } from '../accounts/roles.ts';
 import { ORG_COLUMNS, orgView, scopeOf, visibleBloc, visibleOrg, type OrgRow } from '../scope.ts';
 import * as s from '../schemas.ts';
+import { checkCenterChange, REGION_CODES } from '../../admin/region-center.ts';
 import { WRITABLE_KINDS, changeableUser, farmIdOf, refuseSelf, userById } from '../accounts/users.ts';
 
 const tags = ['organisations'];
@@ -26,6 +27,8 @@ export const orgProps = {
   contact: s.text(64),
   phone: { type: 'string', minLength: 5, maxLength: 20, pattern: '^[0-9+\\- ]+$' },
   logoUrl: s.logoUrl,
+  /** The regional center (an organisation of type 3) whose region it joins; null leaves every region (admin/region-center.ts). */
+  centerId: { ...s.id, type: ['integer', 'null'] },
 } as const;
 
 /** The organisation fields of a body, each optional; the calls add what they require. */
@@ -376,10 +379,11 @@ async function createOrg(tx: Queryable, req: FastifyRequest, me: SessionUser, o:
   if (scope.kind === 'platform') blocId = o.blocId ? (await visibleBloc(tx, me, o.blocId)).id : null;
   else if (scope.kind === 'bloc') blocId = (await visibleBloc(tx, me, o.blocId ?? scope.blocId)).id;
   else throw forbidden();
+  await checkCenterChange(tx, me, REGION_CODES.farm, null, o.centerId);
   const { rows } = await tx.query<{ id: number }>(
-    `INSERT INTO organisations(name, type, bloc_id, city, address, contact, phone, logo_url)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [o.name, o.type, blocId, o.city ?? null, o.address ?? null, o.contact ?? null, o.phone ?? null, o.logoUrl ?? null],
+    `INSERT INTO organisations(name, type, bloc_id, city, address, contact, phone, logo_url, center_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+    [o.name, o.type, blocId, o.city ?? null, o.address ?? null, o.contact ?? null, o.phone ?? null, o.logoUrl ?? null, o.centerId ?? null],
   );
   const org = orgView(await visibleOrg(tx, me, rows[0].id));
   await audit(tx, req, { action: 'org.create', resource: 'organisations', recordId: org.id, changes: org });
@@ -409,6 +413,8 @@ async function updateOrg(
     if (!me.platformAdmin) throw forbidden();
     if (body.blocId) await visibleBloc(tx, me, body.blocId);
   }
+  await checkCenterChange(tx, me, REGION_CODES.farm, before.center_id, body.centerId);
+  set('centerId', 'center_id', before.center_id, body.centerId);
   set('type', 'type', before.type, body.type);
   set('blocId', 'bloc_id', before.bloc_id, body.blocId);
   if (body.status !== undefined && body.status !== before.status && me.orgId === id) throw business(msg['accounts.notSelf']);

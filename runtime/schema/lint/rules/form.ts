@@ -1,4 +1,4 @@
-import { isResourceEndpoint, routeParams, type EndpointRef, type FormPreview, type ParamMap } from '../../screen.ts';
+import { idParamOf, isResourceEndpoint, routeParams, type EndpointRef, type FormPreview, type ParamMap } from '../../screen.ts';
 import { collector, type AddProblem, type Resource, type ScreenRule } from '../context.ts';
 import { screenChecks } from '../screen-checks.ts';
 
@@ -12,9 +12,10 @@ export const formRule: ScreenRule = {
     const { problems, add } = collector(file);
     const { checkCondition, checkNavigate, checkEndpoint, checkOptions, checkActions, checkRefs } = screenChecks(ctx, add);
     const modeParam = screen.modeParam ?? 'operate';
-    const idParam = screen.idParam ?? 'id';
     routes.forEach((r, i) => {
       const params = routeParams(r.route);
+      // An alias may name the record id its own way (editGoods/:operate/:goodsId/…).
+      const idParam = idParamOf(screen, r.route);
       const at = i === 0 && screen.route ? '/route' : `/aliases/${screen.route ? i - 1 : i}/route`;
       const aliasMode = screen.aliases?.find((a) => a.route === r.route)?.mode;
       if (aliasMode && params.includes(modeParam)) add(at.replace(/route$/, 'mode'), `names a mode, but the route has :${modeParam}, which decides it`);
@@ -42,6 +43,10 @@ export const formRule: ScreenRule = {
         seen.add(f.field);
         if (f.span && f.span > (s.columns ?? 2)) add(`${p}/span`, `spans ${f.span} columns; the section has ${s.columns ?? 2}`);
         checkCondition(f.when, `${p}/when`, model);
+        (f.requires ?? []).forEach((code, j) => {
+          if (ctx.menus && !ctx.menuCodes.has(code) && !ctx.elementCodes.has(code)) add(`${p}/requires/${j}`, `"${code}" is no menu or element code of the menus document`);
+        });
+        if (f.requires && model?.record.required?.includes(f.field)) add(`${p}/requires`, `"${f.field}" is required: a user without the codes could not send the form`);
         checkOptions(f, p, 'record', model);
         if (f.tree) {
           if (f.widget !== 'checkboxTree') add(`${p}/tree`, 'only a checkboxTree field reads a tree');

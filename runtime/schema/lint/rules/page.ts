@@ -18,6 +18,9 @@ export const pageRule: ScreenRule = {
       else if (target.screen.id === screen.id || pageReaches(target.screen, screen.id, byId, new Set()))
         add(`/children/${i}/screen`, `"${c.screen}" contains this page again (a cycle)`);
       checkRefs(c.params, `/children/${i}/params`, 'screen', undefined, undefined);
+      (c.requires ?? []).forEach((code, j) => {
+        if (ctx.menus && !ctx.menuCodes.has(code) && !ctx.elementCodes.has(code)) add(`/children/${i}/requires/${j}`, `"${code}" is no menu or element code of the menus document`);
+      });
     });
     return problems;
   },

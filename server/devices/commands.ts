@@ -1,0 +1,193 @@
+/**
+ * Commands to devices (docs/devices.md, "Commands"). A command is stored pending, audited,
+ * published on the device's command topic, and ends acknowledged (or failed) when the
+ * device answers, or timed out after the configured time. An offline device refuses at
+ * once. Two commands on one device: the later supersedes a pending earlier one (its row
+ * says so), and the device's state is what it last acknowledged — so the console shows
+ * the later command's outcome and the state the device really has.
+ */
+import type { Database, Queryable } from '../db/database.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Lang } from '../i18n/lang.ts';
+import { t } from '../i18n/catalog.ts';
+import type { DeviceHub, KnownDevice } from './hub.ts';
+import './messages.ts';
+
+export const ACTIONS = ['switch', 'valve', 'airConditioner', 'fertigation'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** Which action each kind of device takes. */
+export const ACTION_OF_KIND: Record<string, Action | undefined> = {
+  switch: 'switch',
+  pump: 'switch',
+  valve: 'valve',
+  airConditioner: 'airConditioner',
+  fertigation: 'fertigation',
+};
+
+export interface CommandRow {
+  id: number;
+  farm_id: number;
+  device_id: number;
+  device_name: string;
+  action: string;
+  params: Record<string, unknown>;
+  status: 'pending' | 'acknowledged' | 'failed' | 'timedOut' | 'superseded';
+  message: string;
+  source: string;
+  requested_at: Date;
+  expires_at: Date;
+  finished_at: Date | null;
+}
+
+export function commandView(r: CommandRow, lang: Lang, timeoutMs: number) {
+  return {
+    id: r.id,
+    deviceId: r.device_id,
+    deviceName: r.device_name,
+    action: r.action,
+    params: r.params,
+    status: r.status,
+    message: statusMessage(r, lang, timeoutMs),
+    source: r.source,
+    requestedAt: new Date(r.requested_at).toISOString(),
+    finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+  };
+}
+
+export function statusMessage(r: Pick<CommandRow, 'status' | 'message' | 'device_name'>, lang: Lang, timeoutMs: number): string {
+  switch (r.status) {
+    case 'pending':
+      return t(lang, 'devices.pending');
+    case 'acknowledged':
+      return t(lang, 'devices.acknowledged');
+    case 'failed':
+      return t(lang, 'devices.failed', { reason: r.message || '—' });
+    case 'timedOut':
+      return t(lang, 'devices.timedOut', { device: r.device_name, seconds: Math.round(timeoutMs / 1000) });
+    case 'superseded':
+      return t(lang, 'devices.superseded');
+  }
+}
+
+const SELECT = `SELECT c.*, d.name AS device_name FROM device_commands c JOIN devices d ON d.id = c.device_id`;
+
+export class Commands {
+  private readonly timers = new Map<number, NodeJS.Timeout>();
+  private sweep: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly hub: DeviceHub,
+    private readonly config: ServerConfig,
+  ) {
+    hub.onAck((device, m) => this.acknowledge(device, m.commandId, m.ok, m.message ?? ''));
+    // Pending commands another instance sent (or this one before a restart) time out too.
+    this.sweep = setInterval(() => void this.expireDue(), Math.max(1000, Math.min(this.config.commandTimeoutMs, 10_000)));
+    this.sweep.unref();
+  }
+
+  /** Whether the device counts as online now: it said so and was heard recently. */
+  async isOnline(deviceId: number, tx: Queryable = this.db): Promise<boolean> {
+    const { rows } = await tx.query<{ ok: boolean }>(
+      `SELECT online AND last_seen > now() - make_interval(secs => $2) AS ok FROM devices WHERE id = $1`,
+      [deviceId, this.config.deviceOfflineAfterS],
+    );
+    return rows[0]?.ok === true;
+  }
+
+  /**
+   * Stores, supersedes the device's pending commands, and publishes. `audit` writes the
+   * operation-log row inside the same transaction. Answers the stored row (pending).
+   */
+  async send(
+    device: KnownDevice,
+    action: Action,
+    params: Record<string, unknown>,
+    by: { userId: number | null; source: 'user' | 'scenario'; scenarioId?: number },
+    audit?: (tx: Queryable, commandId: number) => Promise<void>,
+  ): Promise<CommandRow> {
+    const timeoutMs = this.config.commandTimeoutMs;
+    const row = await this.db.transaction(async (tx) => {
+      // One command at a time per device: a concurrent send waits here and then supersedes.
+      await tx.query('SELECT id FROM devices WHERE id = $1 FOR UPDATE', [device.id]);
+      const superseded = await tx.query<{ id: number }>(
+        `UPDATE device_commands SET status = 'superseded', finished_at = now() WHERE device_id = $1 AND status = 'pending' RETURNING id`,
+        [device.id],
+      );
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO device_commands(farm_id, device_id, action, params, source, scenario_id, requested_by, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8)) RETURNING id`,
+        [device.farmId, device.id, action, JSON.stringify(params), by.source, by.scenarioId ?? null, by.userId, timeoutMs / 1000],
+      );
+      const id = rows[0].id;
+      if (audit) await audit(tx, id);
+      for (const s of superseded.rows) this.clear(s.id);
+      return { id, superseded: superseded.rows.map((s) => s.id) };
+    });
+    for (const id of row.superseded) this.hub.events.publish({ type: 'command', farmId: device.farmId, deviceId: device.id, commandId: id, status: 'superseded', message: '' });
+    const stored = await this.get(row.id);
+    const sent = await this.hub.publishCommand(device.farmId, device.code, { commandId: row.id, action, params, expiresAt: new Date(stored.expires_at).toISOString() }).catch(() => false);
+    if (!sent) {
+      await this.finish(row.id, 'failed', 'broker unreachable');
+      return this.get(row.id);
+    }
+    const timer = setTimeout(() => void this.timeOut(row.id), timeoutMs);
+    timer.unref();
+    this.timers.set(row.id, timer);
+    this.hub.events.publish({ type: 'command', farmId: device.farmId, deviceId: device.id, commandId: row.id, status: 'pending', message: '' });
+    return stored;
+  }
+
+  async get(id: number): Promise<CommandRow> {
+    const { rows } = await this.db.query<CommandRow>(`${SELECT} WHERE c.id = $1`, [id]);
+    return rows[0];
+  }
+
+  async acknowledge(device: KnownDevice, commandId: number, ok: boolean, message: string): Promise<void> {
+    const { rows } = await this.db.query<{ id: number }>(
+      `UPDATE device_commands SET status = $3, message = $4, finished_at = now()
+        WHERE id = $1 AND device_id = $2 AND status = 'pending' RETURNING id`,
+      [commandId, device.id, ok ? 'acknowledged' : 'failed', message.slice(0, 200)],
+    );
+    // An ack of a command of another device, a finished or a superseded one changes nothing.
+    if (!rows[0]) return;
+    this.clear(commandId);
+    this.hub.events.publish({ type: 'command', farmId: device.farmId, deviceId: device.id, commandId, status: ok ? 'acknowledged' : 'failed', message });
+  }
+
+  private async finish(id: number, status: 'failed' | 'timedOut', message: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ farm_id: number; device_id: number }>(
+      `UPDATE device_commands SET status = $2, message = $3, finished_at = now() WHERE id = $1 AND status = 'pending' RETURNING farm_id, device_id`,
+      [id, status, message],
+    );
+    this.clear(id);
+    if (rows[0]) this.hub.events.publish({ type: 'command', farmId: Number(rows[0].farm_id), deviceId: rows[0].device_id, commandId: id, status, message });
+    return !!rows[0];
+  }
+
+  private timeOut(id: number): Promise<boolean> {
+    return this.finish(id, 'timedOut', '').catch(() => false);
+  }
+
+  private async expireDue(): Promise<void> {
+    try {
+      const { rows } = await this.db.query<{ id: number }>(`SELECT id FROM device_commands WHERE status = 'pending' AND expires_at < now() LIMIT 100`);
+      for (const r of rows) await this.timeOut(r.id);
+    } catch {
+      // The database is closing; the next sweep (or instance) does it.
+    }
+  }
+
+  private clear(id: number): void {
+    const t = this.timers.get(id);
+    if (t) clearTimeout(t);
+    this.timers.delete(id);
+  }
+
+  close(): void {
+    if (this.sweep) clearInterval(this.sweep);
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The devices area as one service per API instance: the embedded broker (no MQTT_URL) or
+ * none, the gateway boundary (hub), commands, scenarios, the simulator, the forecast
+ * provider and the retention sweep. Started with the app, closed with it (every broker,
+ * client and timer), so tests leave nothing running.
+ */
+import type { Database } from '../db/database.ts';
+import type { ServerConfig } from '../config.ts';
+import { startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
+import { Commands } from './commands.ts';
+import { httpForecast, noForecast, type ForecastProvider } from './forecast.ts';
+import { DeviceHub } from './hub.ts';
+import { Scenarios } from './scenarios.ts';
+import { DeviceSimulator } from './simulator.ts';
+
+export interface DeviceServiceOptions {
+  /** Simulator period (readings every …); 10 s by default. */
+  simulatorPeriodMs?: number;
+  simulatorAckDelayMs?: number;
+  /** How often the simulated devices say they are online; a third of the offline limit, at most a minute. */
+  simulatorHeartbeatMs?: number;
+}
+
+export class DeviceService {
+  broker: EmbeddedBroker | null = null;
+  readonly hub: DeviceHub;
+  readonly commands: Commands;
+  readonly scenarios: Scenarios;
+  simulator: DeviceSimulator | null = null;
+  forecast: ForecastProvider = noForecast;
+  /** Open event streams' closers (ended on close, so the server can stop). */
+  readonly streams = new Set<() => void>();
+  private retention: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: ServerConfig,
+    private readonly log: (msg: string) => void,
+  ) {
+    this.hub = new DeviceHub(db, config, log);
+    this.commands = new Commands(db, this.hub, config);
+    this.scenarios = new Scenarios(db, this.hub, this.commands);
+    if (config.forecastUrl) {
+      // Where the farm is: the mean of its placed devices (system build), else nothing.
+      this.forecast = httpForecast(config.forecastUrl, async (farmId) => {
+        if (farmId == null) return null;
+        const { rows } = await db.query<{ lng: number | null; lat: number | null }>('SELECT avg(lng) AS lng, avg(lat) AS lat FROM devices WHERE farm_id = $1 AND lng IS NOT NULL', [farmId]);
+        return rows[0]?.lng != null && rows[0]?.lat != null ? { lng: Number(rows[0].lng), lat: Number(rows[0].lat) } : null;
+      });
+    }
+  }
+
+  async start(opts: DeviceServiceOptions = {}): Promise<void> {
+    if (!this.config.mqttUrl) {
+      this.broker = await startEmbeddedBroker(this.db, { root: this.config.mqttTopicRoot, port: this.config.mqttPort, log: this.log });
+      if (this.broker.port != null) this.log(`[mqtt] embedded broker listening on port ${this.broker.port}`);
+    }
+    await this.hub.start(this.broker);
+    this.scenarios.startSchedule();
+    if (this.config.deviceSimulator && this.broker) {
+      this.simulator = new DeviceSimulator(this.db, this.broker, {
+        root: this.config.mqttTopicRoot,
+        periodMs: opts.simulatorPeriodMs ?? Number(process.env.DEVICE_SIMULATOR_PERIOD_MS ?? 10_000),
+        ackDelayMs: opts.simulatorAckDelayMs ?? 300,
+        faults: true,
+        heartbeatMs: opts.simulatorHeartbeatMs ?? Math.max(1000, Math.min(60_000, (this.config.deviceOfflineAfterS * 1000) / 3)),
+        log: this.log,
+      });
+      await this.simulator.start();
+    }
+    if (this.config.readingsRetentionDays > 0) {
+      const sweep = () => void this.deleteOldReadings().catch(() => undefined);
+      this.retention = setInterval(sweep, 6 * 3_600_000);
+      this.retention.unref();
+    }
+  }
+
+  /**
+   * After the system-build screens change gateways or devices: the hub and the scenarios
+   * read devices again, the embedded broker's identities follow (a deleted device may no
+   * longer speak), and the simulator plays new devices and stops playing deleted ones.
+   */
+  async buildChanged(): Promise<void> {
+    this.hub.forget();
+    this.scenarios.forget();
+    await this.simulator?.sync('removed');
+    await this.broker?.refresh();
+    await this.simulator?.sync('added');
+  }
+
+  /** Deletes readings older than the retention (READINGS_RETENTION_DAYS), in slices. */
+  async deleteOldReadings(): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `DELETE FROM device_readings WHERE ctid = ANY(ARRAY(SELECT ctid FROM device_readings WHERE ts < now() - make_interval(days => $1) LIMIT 50000))`,
+      [this.config.readingsRetentionDays],
+    );
+    await this.db.query(`DELETE FROM device_readings_hourly WHERE hour < now() - make_interval(days => $1)`, [this.config.readingsRetentionDays]);
+    return rowCount;
+  }
+
+  async close(): Promise<void> {
+    if (this.retention) clearInterval(this.retention);
+    for (const end of [...this.streams]) end();
+    this.scenarios.close();
+    this.commands.close();
+    await this.simulator?.close();
+    await this.hub.close();
+    await this.broker?.close();
+  }
+}

@@ -1,0 +1,356 @@
+/**
+ * HTTP of harvest, sales, fund accounting, trace codes and reviews (docs/harvest-sales-trace.md).
+ * Every route checks the caller's menu and element codes itself; writes run in one
+ * transaction each; reads are in the caller's farm scope.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { typedRoutes, type TypedApp } from '../http/typed-routes.ts';
+import { forbidden, notFound, ok } from '../http/envelope.ts';
+import { can } from '../../runtime/access/can.ts';
+import { requireCan } from '../http/guard.ts';
+import { t } from '../i18n/catalog.ts';
+import { invalidInput, refuseValidation, resourceValidatorCompiler } from '../resources/validation.ts';
+import { okArray, okObject, okPage } from '../admin/schemas.ts';
+import type { SessionUser } from '../auth/session-user.ts';
+import { answerReview, cancelSale, createEntry, createHarvest, createSale, deleteEntry, deleteHarvest, traceCodeFor, type EntryInput, type HarvestInput, type SaleInput } from './sales.ts';
+import { accountReport, accountSummary, batchOptions, entryPage, groupOptions, harvestById, harvestPage, reviewPage, saleWithLines, salePage, traceCodePage } from './reads.ts';
+import { EXPENSE_CATEGORIES, GRADES, INCOME_CATEGORIES } from './numbers.ts';
+import './messages.ts';
+
+const tags = ['harvest'];
+export const HARVEST_MENUS = ['farmHarvestIndex'];
+export const SALE_MENUS = ['sale', 'saleOld'];
+export const ACCOUNT_MENUS = ['farmAccountingIndex', 'marketingFarmAccounting'];
+export const TRACE_MENUS = ['trackInfoManageIndex'];
+export const REVIEW_MENUS = ['commentSuggestionIndex'];
+/** The quality screens link their records to batches and groups. */
+export const QUALITY_MENUS = ['qualityandSafetyFarm', 'productionProcess', 'outputs'];
+
+/** One of `menus` together with its own element code for `action`, else 40301. */
+function requireAction(req: FastifyRequest, menus: string[], action: string): SessionUser {
+  const me = requireCan(req, { menus });
+  if (!menus.some((menu) => can(me, menu, action))) throw forbidden();
+  return me;
+}
+
+const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+const date = { type: 'string', format: 'date', maxLength: 10 } as const;
+const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '^[^<>]*$' }) as const;
+const paging = { pageIndex: { type: 'integer', minimum: 1, maximum: 100000 }, pageSize: { type: 'integer', minimum: 1, maximum: 500 } } as const;
+const idParams = { type: 'object', additionalProperties: false, required: ['id'], properties: { id } } as const;
+const periodProps = { from: date, to: date } as const;
+
+const harvestBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['groupId', 'harvestedOn', 'quantity', 'unit', 'grade'],
+  properties: {
+    groupId: id,
+    harvestedOn: date,
+    quantity: { type: 'number', exclusiveMinimum: 0, maximum: 100000000 },
+    unit: text(16),
+    grade: { type: 'string', enum: [...GRADES] },
+    note: { type: 'string', maxLength: 500, pattern: '^[^<>]*$' },
+  },
+} as const;
+
+const saleBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['customer', 'orderedOn', 'lines'],
+  properties: {
+    customer: text(64),
+    customerPhone: { type: 'string', maxLength: 20, pattern: '^[0-9+() -]*$' },
+    orderedOn: date,
+    note: { type: 'string', maxLength: 500, pattern: '^[^<>]*$' },
+    lines: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['harvestId', 'quantity', 'unitPrice'],
+        properties: { harvestId: id, productId: id, quantity: { type: 'number', exclusiveMinimum: 0, maximum: 100000000 }, unitPrice: { type: 'number', minimum: 0, maximum: 10000000 } },
+      },
+    },
+  },
+} as const;
+
+const entryBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['entryOn', 'direction', 'category', 'amount'],
+  properties: {
+    farmId: id,
+    entryOn: date,
+    direction: { type: 'string', enum: ['income', 'expense'] },
+    category: { type: 'string', enum: [...INCOME_CATEGORIES, ...EXPENSE_CATEGORIES] },
+    amount: { type: 'number', exclusiveMinimum: 0, maximum: 1000000000 },
+    crop: text(32),
+    note: { type: 'string', maxLength: 500, pattern: '^[^<>]*$' },
+  },
+} as const;
+
+const validated = { validatorCompiler: resourceValidatorCompiler, attachValidation: true } as const;
+
+export const harvestRoutes: FastifyPluginAsync = async (plain) => {
+  const app = typedRoutes(plain);
+  registerHarvests(app);
+  registerSales(app);
+  registerAccounts(app);
+  registerTrace(app);
+};
+
+function registerHarvests(app: TypedApp) {
+  app.get(
+    '/farmHarvest/harvests/page',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Harvest batches of the caller’s farms, newest first: batch number, group, crop, plot, quantity, sold and left, grade, trace code, and the pesticide applications whose safety interval the harvest falls inside',
+        description: `Needs one of ${[...HARVEST_MENUS, ...SALE_MENUS, ...TRACE_MENUS].join(', ')}.`,
+        querystring: { type: 'object', additionalProperties: false, properties: { ...paging, keyword: { type: 'string', maxLength: 64 }, groupId: id, grade: { type: 'string', enum: ['', ...GRADES] }, ...periodProps, available: { type: 'boolean' } } },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: [...HARVEST_MENUS, ...SALE_MENUS, ...TRACE_MENUS] });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const q = req.query;
+      return ok(await harvestPage(app.db, me, { ...q, grade: q.grade || undefined, keyword: q.keyword || undefined, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }));
+    },
+  );
+  app.get('/farmHarvest/harvests/:id', { ...validated, schema: { tags, summary: 'One harvest batch', description: `Needs one of ${HARVEST_MENUS.join(', ')}.`, params: idParams, response: okObject() } }, async (req) => {
+    const me = requireCan(req, { menus: [...HARVEST_MENUS, ...TRACE_MENUS] });
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    const row = await harvestById(app.db, me, req.params.id);
+    if (!row) throw notFound();
+    return ok(row);
+  });
+  app.post(
+    '/farmHarvest/harvests',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Record a harvest of a planting group: a batch with a generated number; the reply carries the safety-interval flags',
+        description: 'Needs farmHarvestIndex:add. The group must be of the caller’s scope.',
+        body: harvestBody,
+        response: okObject(),
+      },
+    },
+    async (req) => {
+      const me = requireAction(req, HARVEST_MENUS, 'add');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const newId = await app.db.transaction((tx) => createHarvest(tx, req, me, req.body as HarvestInput));
+      return ok(await harvestById(app.db, me, newId));
+    },
+  );
+  app.delete('/farmHarvest/harvests/:id', { ...validated, schema: { tags, summary: 'Delete a batch that has no sales and no trace code', description: 'Needs farmHarvestIndex:delete.', params: idParams, response: okObject() } }, async (req) => {
+    const me = requireAction(req, HARVEST_MENUS, 'delete');
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    await app.db.transaction((tx) => deleteHarvest(tx, req, me, req.params.id));
+    return ok({ id: req.params.id });
+  });
+  app.get('/farmHarvest/options/plantGroups', { schema: { tags, summary: 'Planting groups of the caller’s farms as options «group · crop»', response: okArray() } }, async (req) => {
+    const me = requireCan(req, { menus: [...HARVEST_MENUS, ...QUALITY_MENUS] });
+    return ok(await groupOptions(app.db, me));
+  });
+  app.get('/farmHarvest/options/batches', { schema: { tags, summary: 'Batches with something left to sell, as options «batch · crop · left unit»', response: okArray() } }, async (req) => {
+    const me = requireCan(req, { menus: [...SALE_MENUS, ...TRACE_MENUS, ...HARVEST_MENUS, ...QUALITY_MENUS] });
+    return ok(await batchOptions(app.db, me));
+  });
+}
+
+function registerSales(app: TypedApp) {
+  app.get(
+    '/marketing/sale/orders/page',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Sales orders of the caller’s farms, newest first, with their batches and totals (money as exact decimal strings)',
+        description: `Needs one of ${SALE_MENUS.join(', ')}. archive=true: orders dated before this year (the old sales).`,
+        querystring: { type: 'object', additionalProperties: false, properties: { ...paging, status: { type: 'string', enum: ['', 'confirmed', 'cancelled'] }, keyword: { type: 'string', maxLength: 64 }, ...periodProps, archive: { type: 'boolean' } } },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: SALE_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const q = req.query;
+      const before = q.archive ? `${new Date().getUTCFullYear()}-01-01` : undefined;
+      return ok(await salePage(app.db, me, { status: q.status || undefined, keyword: q.keyword || undefined, from: q.from, to: q.to, before, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }));
+    },
+  );
+  app.get('/marketing/sale/orders/:id', { ...validated, schema: { tags, summary: 'One sales order with its lines', description: `Needs one of ${SALE_MENUS.join(', ')}.`, params: idParams, response: okObject() } }, async (req) => {
+    const me = requireCan(req, { menus: SALE_MENUS });
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    const order = await saleWithLines(app.db, me, req.params.id);
+    if (!order) throw notFound();
+    return ok(order);
+  });
+  app.post(
+    '/marketing/sale/orders',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Post a sales order with lines drawn from harvest batches; refused on the line, with what is left, when a batch would be sold beyond what was harvested; posts the income',
+        description: 'Needs sale:add. Every batch must be of one farm of the caller’s scope.',
+        body: saleBody,
+        response: okObject(),
+      },
+    },
+    async (req) => {
+      const me = requireAction(req, ['sale'], 'add');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const orderId = await app.db.transaction((tx) => createSale(tx, req, me, req.body as SaleInput));
+      return ok(await saleWithLines(app.db, me, orderId));
+    },
+  );
+  app.post('/marketing/sale/orders/:id/cancel', { ...validated, schema: { tags, summary: 'Cancel a confirmed order: its quantities go back to the batches, its income is reversed', description: 'Needs sale:edit.', params: idParams, response: okObject() } }, async (req) => {
+    const me = requireAction(req, ['sale'], 'edit');
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    await app.db.transaction((tx) => cancelSale(tx, req, me, req.params.id));
+    return ok(await saleWithLines(app.db, me, req.params.id));
+  });
+}
+
+function registerAccounts(app: TypedApp) {
+  const periodQuery = { type: 'object', additionalProperties: false, properties: periodProps } as const;
+  const checkPeriod = (req: FastifyRequest, q: { from?: string; to?: string }) => {
+    if (q.from && q.to && q.to < q.from) throw invalidInput([{ field: 'to', message: t(req.lang, 'harvest.periodOrder') }], req.lang);
+  };
+  app.get(
+    '/farmAccounting/entries/page',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Income and expense entries: by hand, from sales (source sale) and from purchases (source purchase: the stock-ins of the materials ledger that were not reversed)',
+        description: `Needs one of ${ACCOUNT_MENUS.join(', ')}. Amounts are exact decimal strings.`,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ...paging, ...periodProps, direction: { type: 'string', enum: ['', 'income', 'expense'] }, category: { type: 'string', enum: ['', ...INCOME_CATEGORIES, ...EXPENSE_CATEGORIES] }, source: { type: 'string', enum: ['', 'manual', 'sale', 'purchase'] } },
+        },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: ACCOUNT_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const q = req.query;
+      checkPeriod(req, q);
+      return ok(await entryPage(app.db, me, { from: q.from, to: q.to, direction: q.direction || undefined, category: q.category || undefined, source: q.source || undefined, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }));
+    },
+  );
+  app.get('/farmAccounting/summary', { ...validated, schema: { tags, summary: 'Income, expense and profit of a period (exact decimal strings)', querystring: periodQuery, response: okObject() } }, async (req) => {
+    const me = requireCan(req, { menus: ACCOUNT_MENUS });
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    checkPeriod(req, req.query);
+    return ok(await accountSummary(app.db, me, req.query));
+  });
+  for (const by of ['month', 'crop'] as const) {
+    app.get(`/farmAccounting/report/${by}`, { ...validated, schema: { tags, summary: `Income, expense and profit by ${by} over a period`, querystring: periodQuery, response: okArray() } }, async (req) => {
+      const me = requireCan(req, { menus: ACCOUNT_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      checkPeriod(req, req.query);
+      return ok(await accountReport(app.db, me, req.query, by));
+    });
+  }
+  // The same report as a page, for the tables of the accounting screens (rows are few: one per crop).
+  app.get(
+    '/farmAccounting/report/crop/page',
+    { ...validated, schema: { tags, summary: 'Income, expense and profit by crop over a period, as a page for tables', querystring: { type: 'object', additionalProperties: false, properties: { ...paging, ...periodProps } }, response: okPage() } },
+    async (req) => {
+      const me = requireCan(req, { menus: ACCOUNT_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      checkPeriod(req, req.query);
+      const rows = (await accountReport(app.db, me, req.query, 'crop')).map((r, i) => ({ id: i + 1, ...r }));
+      const pageIndex = req.query.pageIndex ?? 1;
+      const pageSize = req.query.pageSize ?? 20;
+      return ok({ rows: rows.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), total: rows.length, pageIndex, pageSize });
+    },
+  );
+  app.get(
+    '/farmAccounting/report/export',
+    { ...validated, schema: { tags, summary: 'The period report as CSV (UTF-8 with BOM, for Excel): profit by month, then by crop, then the totals', querystring: periodQuery } },
+    async (req, reply) => {
+      const me = requireCan(req, { menus: ACCOUNT_MENUS });
+      if (!ACCOUNT_MENUS.some((m) => can(me, m, 'export'))) throw forbidden();
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      checkPeriod(req, req.query);
+      const [months, crops, total] = await Promise.all([accountReport(app.db, me, req.query, 'month'), accountReport(app.db, me, req.query, 'crop'), accountSummary(app.db, me, req.query)]);
+      const head = { zh: ['期间', '收入', '支出', '利润'], en: ['Period', 'Income', 'Expense', 'Profit'], es: ['Periodo', 'Ingresos', 'Gastos', 'Beneficio'] }[req.lang];
+      const none = { zh: '未分摊', en: 'Not allocated', es: 'Sin asignar' }[req.lang];
+      const all = { zh: '合计', en: 'Total', es: 'Total' }[req.lang];
+      const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+      const lines = [head, ...months.map((m) => [String(m.month), m.income, m.expense, m.profit]), [], head, ...crops.map((c) => [c.crop ?? none, c.income, c.expense, c.profit]), [], [all, total.income, total.expense, total.profit]];
+      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="farm-accounts.csv"');
+      return `\uFEFF${lines.map((l) => l.map((v) => cell(String(v))).join(',')).join('\r\n')}\r\n`;
+    },
+  );
+  app.post('/farmAccounting/entries', { ...validated, schema: { tags, summary: 'Post an income or expense entry by hand', description: 'Needs farmAccountingIndex:add or marketingFarmAccounting:add. The category must be of the direction.', body: entryBody, response: okObject() } }, async (req) => {
+    const me = requireAction(req, ACCOUNT_MENUS, 'add');
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    const entryId = await app.db.transaction((tx) => createEntry(tx, req, me, req.body as EntryInput & { farmId?: number }));
+    return ok({ id: entryId });
+  });
+  app.delete('/farmAccounting/entries/:id', { ...validated, schema: { tags, summary: 'Delete an entry made by hand (those of sales and purchases are refused)', params: idParams, response: okObject() } }, async (req) => {
+    const me = requireAction(req, ACCOUNT_MENUS, 'delete');
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    await app.db.transaction((tx) => deleteEntry(tx, req, me, req.params.id));
+    return ok({ id: req.params.id });
+  });
+}
+
+function registerTrace(app: TypedApp) {
+  app.get('/trackInfoManage/codes/page', { ...validated, schema: { tags, summary: 'Trace codes with their batch, scans and reviews', querystring: { type: 'object', additionalProperties: false, properties: { ...paging, keyword: { type: 'string', maxLength: 64 } } }, response: okPage() } }, async (req) => {
+    const me = requireCan(req, { menus: TRACE_MENUS });
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    const q = req.query;
+    return ok(await traceCodePage(app.db, me, { keyword: q.keyword || undefined, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }));
+  });
+  app.post(
+    '/trackInfoManage/codes',
+    { ...validated, schema: { tags, summary: 'The trace code of a batch, made on first request (one per batch)', description: 'Needs trackInfoManageIndex:add or farmHarvestIndex:add.', body: { type: 'object', additionalProperties: false, required: ['harvestId'], properties: { harvestId: id } }, response: okObject() } },
+    async (req) => {
+      const me = requireAction(req, [...TRACE_MENUS, ...HARVEST_MENUS], 'add');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const code = await app.db.transaction((tx) => traceCodeFor(tx, req, me, req.body.harvestId));
+      return ok({ code, url: `/t/${code}`, qrUrl: `/t/${code}/qr.svg` });
+    },
+  );
+  app.get(
+    '/commentSuggestion/page',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Consumers’ reviews and suggestions on the trace pages, unanswered first',
+        querystring: { type: 'object', additionalProperties: false, properties: { ...paging, kind: { type: 'string', enum: ['', 'review', 'suggestion'] }, answered: { type: 'string', enum: ['', 'yes', 'no'] }, keyword: { type: 'string', maxLength: 64 } } },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: REVIEW_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const q = req.query;
+      return ok(await reviewPage(app.db, me, { kind: q.kind || undefined, answered: q.answered || undefined, keyword: q.keyword || undefined, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }));
+    },
+  );
+  app.post(
+    '/commentSuggestion/:id/answer',
+    { ...validated, schema: { tags, summary: 'Answer a review or suggestion (the answer shows on the trace page)', params: idParams, body: { type: 'object', additionalProperties: false, required: ['answer'], properties: { answer: text(500) } }, response: okObject() } },
+    async (req) => {
+      const me = requireAction(req, REVIEW_MENUS, 'edit');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      await app.db.transaction((tx) => answerReview(tx, req, me, req.params.id, req.body.answer));
+      return ok({ id: req.params.id });
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import { defineMessages } from '../i18n/catalog.ts';
+
+/** The shared-materials market's and the supply offers' sentences (zh / en / es). */
+export const shareMsg = defineMessages({
+  'share.offerState.open': { zh: '开放', en: 'Open', es: 'Abierta' },
+  'share.offerState.requested': { zh: '有申请', en: 'Requested', es: 'Solicitada' },
+  'share.offerState.exhausted': { zh: '已交接完', en: 'All handed over', es: 'Entregada del todo' },
+  'share.offerState.expired': { zh: '已过期', en: 'Expired', es: 'Vencida' },
+  'share.offerState.withdrawn': { zh: '已撤回', en: 'Withdrawn', es: 'Retirada' },
+  'share.requestState.requested': { zh: '待处理', en: 'Waiting', es: 'Pendiente' },
+  'share.requestState.handedOver': { zh: '已交接', en: 'Handed over', es: 'Entregada' },
+  'share.requestState.refused': { zh: '已拒绝', en: 'Refused', es: 'Rechazada' },
+  'share.requestState.cancelled': { zh: '已取消', en: 'Cancelled', es: 'Cancelada' },
+  'share.transition.request': { zh: '申请', en: 'Request', es: 'Solicitar' },
+  'share.transition.handOver': { zh: '同意并交接', en: 'Hand over', es: 'Entregar' },
+  'share.transition.refuse': { zh: '拒绝', en: 'Refuse', es: 'Rechazar' },
+  'share.transition.cancel': { zh: '取消申请', en: 'Cancel', es: 'Cancelar' },
+  'share.transition.withdraw': { zh: '撤回', en: 'Withdraw', es: 'Retirar' },
+  'share.transition.edit': { zh: '修改', en: 'Edit', es: 'Modificar' },
+  'share.wrongState': {
+    zh: '{number} 的状态是「{state}」，不能「{action}」',
+    en: '{number} is «{state}», so «{action}» cannot be done now',
+    es: '{number} está «{state}», así que no se puede «{action}» ahora',
+  },
+  'share.wrongSide': {
+    zh: '只有{side}能「{action}」',
+    en: 'Only {side} can «{action}»',
+    es: 'Solo {side} puede «{action}»',
+  },
+  'share.side.offerer': { zh: '提供共享的农场', en: 'the offering farm', es: 'la granja que ofrece' },
+  'share.side.requester': { zh: '申请的农场', en: 'the requesting farm', es: 'la granja solicitante' },
+  'share.notEnoughStock': {
+    zh: '{store}中「{material}」{batch}只剩 {left} {unit}，不能共享 {wanted} {unit}',
+    en: '{store} has only {left} {unit} of “{material}”{batch} left; {wanted} {unit} cannot be offered',
+    es: 'En {store} solo quedan {left} {unit} de «{material}»{batch}; no se pueden ofrecer {wanted} {unit}',
+  },
+  'share.noStock': {
+    zh: '{store}中没有「{material}」的库存',
+    en: '{store} holds no stock of “{material}”',
+    es: '{store} no tiene existencias de «{material}»',
+  },
+  'share.overRequest': {
+    zh: '共享 {number} 只剩 {left} {unit} 可申请，本次申请 {wanted} {unit}',
+    en: 'Offer {number} has only {left} {unit} left to request; this request asks for {wanted} {unit}',
+    es: 'A la oferta {number} solo le quedan {left} {unit}; esta solicitud pide {wanted} {unit}',
+  },
+  'share.belowHandedOver': {
+    zh: '已交接 {done} {unit}，共享数量不能更少',
+    en: '{done} {unit} were already handed over; the offer cannot be smaller',
+    es: 'Ya se entregaron {done} {unit}; la oferta no puede ser menor',
+  },
+  'share.pendingRequests': {
+    zh: '共享 {number} 还有待处理的申请，请先同意或拒绝',
+    en: 'Offer {number} still has waiting requests; hand them over or refuse them first',
+    es: 'La oferta {number} aún tiene solicitudes pendientes; entréguelas o recházelas primero',
+  },
+  'share.ownOffer': { zh: '不能申请本场自己的共享', en: 'A farm cannot request its own offer', es: 'Una granja no puede solicitar su propia oferta' },
+  'share.expired': {
+    zh: '共享 {number} 已于 {date} 过期',
+    en: 'Offer {number} expired on {date}',
+    es: 'La oferta {number} venció el {date}',
+  },
+  'share.validUntilPast': { zh: '有效期不能早于今天', en: 'The offer cannot end before today', es: 'La oferta no puede terminar antes de hoy' },
+  'share.noFarm': { zh: '只有农场能申请共享农资', en: 'Only a farm can request shared materials', es: 'Solo una granja puede solicitar materiales compartidos' },
+  'share.toStoreMissing': { zh: '接收仓库不存在', en: 'The receiving store does not exist', es: 'El almacén de destino no existe' },
+  'share.reasonRequired': { zh: '请填写拒绝原因', en: 'Give the reason for refusing', es: 'Indique el motivo del rechazo' },
+  'share.stale': {
+    zh: '{number} 已被别人修改，请刷新后再试',
+    en: '{number} was changed meanwhile; reload and try again',
+    es: '{number} cambió mientras tanto; recargue e inténtelo de nuevo',
+  },
+  'share.handOverNote': { zh: '共享农资 {number}', en: 'Shared material {number}', es: 'Material compartido {number}' },
+  'supply.productMissing': { zh: '商品不存在或已下架', en: 'The product does not exist or is no longer on sale', es: 'El producto no existe o ya no está a la venta' },
+  'supply.noCatalogueMaterial': {
+    zh: '本场农资目录中没有「{name}」，请选择入库对应的农资',
+    en: 'The farm’s catalogue has no “{name}”; choose the material it is received as',
+    es: 'El catálogo de la granja no tiene «{name}»; elija el insumo con que se recibe',
+  },
+  'supply.noPrice': { zh: '这个商品没有标价，请向厂家询价', en: 'This product has no price; ask the manufacturer', es: 'Este producto no tiene precio; consulte al fabricante' },
+});

@@ -1,0 +1,108 @@
+/**
+ * Environment charts: one measure over any range (6 hours to a year, or given dates),
+ * aggregated by the server into time buckets, one line per place for comparison, with the
+ * min–max of the first place as a band; exported as CSV (bucket, place, avg, min, max, n).
+ */
+import { Alert, Button, DatePicker, Empty, Select, Space } from 'antd';
+import { LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ConsoleServices } from '../../runtime/services/contract.ts';
+import { isHttpError } from '../../runtime/widgets/api.ts';
+import type { Unit } from './live.ts';
+import { UNITS, type Texts } from './texts.ts';
+
+echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
+
+interface Series {
+  kind: string;
+  unit: string;
+  bucket: string;
+  series: { place: string; points: { t: string; avg: number; min: number; max: number; n: number }[] }[];
+}
+
+const RANGES: Record<string, number> = { '6h': 6 * 3600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '365d': 365 * 86_400_000 };
+
+export function ChartsView({ services, texts, units, defaultKind, defaultRange }: { services: ConsoleServices; texts: Texts; units: Unit[]; defaultKind?: string; defaultRange?: string }) {
+  const kinds = useMemo(() => [...new Set(units.flatMap((u) => u.devices.flatMap((d) => d.channels)))], [units]);
+  const [kind, setKind] = useState(defaultKind ?? 'airTemperature');
+  const placesOfKind = useMemo(() => units.filter((u) => u.devices.some((d) => d.channels.includes(kind))).map((u) => u.unit), [units, kind]);
+  const [places, setPlaces] = useState<string[]>([]);
+  const [range, setRange] = useState(defaultRange ?? '7d');
+  const [custom, setCustom] = useState<[string, string] | null>(null);
+  const [bucket, setBucket] = useState('auto');
+  const [data, setData] = useState<Series | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const chosen = places.length ? places : placesOfKind.slice(0, 3);
+
+  useEffect(() => {
+    if (!chosen.length) return;
+    // Whole hours, so the server reads its hourly rollup.
+    const to = custom ? new Date(custom[1]) : new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
+    const from = custom ? new Date(custom[0]) : new Date(to.getTime() - RANGES[range]);
+    let stop = false;
+    services.data
+      .call<Series>('deviceReadings', { params: { kind, places: chosen.join(','), from: from.toISOString(), to: to.toISOString(), bucket }, quiet: true })
+      .then((env) => {
+        if (stop) return;
+        setData(Array.isArray(env.data?.series) ? env.data : null);
+        setError(null);
+      })
+      .catch((e: unknown) => !stop && setError(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e)));
+    return () => {
+      stop = true;
+    };
+  }, [services, kind, chosen.join('|'), range, custom, bucket]);
+
+  const exportCsv = () => {
+    if (!data) return;
+    const lines = ['time,place,avg,min,max,n', ...data.series.flatMap((s) => s.points.map((p) => `${p.t},"${s.place}",${p.avg},${p.min},${p.max},${p.n}`))];
+    const blob = new Blob([`\ufeff${lines.join('\n')}`], { type: 'text/csv;charset=utf-8' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${kind}-${new Date().toISOString().slice(0, 10)}.csv`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  };
+
+  return (
+    <div className="eqc-charts">
+      <Space wrap className="eqc-chart-bar">
+        <Select aria-label={texts.kind} value={kind} onChange={(k) => { setKind(k); setPlaces([]); }} style={{ width: 150 }} options={(kinds.length ? kinds : Object.keys(texts.readings)).map((k) => ({ value: k, label: texts.readings[k] ?? k }))} />
+        <Select aria-label={texts.places} mode="multiple" value={chosen} onChange={setPlaces} style={{ minWidth: 260 }} options={placesOfKind.map((p) => ({ value: p, label: p }))} maxTagCount={3} />
+        <Select aria-label={texts.range} value={custom ? 'custom' : range} onChange={(r) => { setCustom(null); setRange(r); }} style={{ width: 110 }} options={Object.entries(texts.ranges).map(([value, label]) => ({ value, label }))} />
+        <DatePicker.RangePicker showTime aria-label={texts.range} onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0].toISOString(), v[1].toISOString()] : null)} />
+        <Select aria-label={texts.bucket} value={bucket} onChange={setBucket} style={{ width: 100 }} options={Object.entries(texts.buckets).map(([value, label]) => ({ value, label }))} />
+        <Button onClick={exportCsv} disabled={!data}>{texts.exportCsv}</Button>
+      </Space>
+      {error && <Alert type="error" title={error} showIcon />}
+      {data && data.series.every((s) => !s.points.length) ? <Empty description={texts.noData} /> : data && <Chart data={data} texts={texts} />}
+    </div>
+  );
+}
+
+function Chart({ data, texts }: { data: Series; texts: Texts }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!ref.current) return;
+    const chart = echarts.init(ref.current, undefined, { renderer: 'svg' });
+    const unit = UNITS[data.kind] ?? data.unit;
+    chart.setOption({
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0 },
+      grid: { left: 48, right: 24, top: 36, bottom: 32 },
+      xAxis: { type: 'time' },
+      yAxis: { type: 'value', name: `${texts.readings[data.kind] ?? data.kind}${unit ? ` (${unit})` : ''}`, scale: true },
+      series: data.series.map((s) => ({ name: s.place, type: 'line', showSymbol: false, data: s.points.map((p) => [p.t, p.avg]) })),
+    });
+    const resize = () => chart.resize();
+    window.addEventListener('resize', resize);
+    return () => {
+      window.removeEventListener('resize', resize);
+      chart.dispose();
+    };
+  }, [data, texts]);
+  return <div ref={ref} className="eqc-chart" role="img" aria-label={`${texts.readings[data.kind] ?? data.kind}: ${data.series.map((s) => s.place).join(', ')}`} />;
+}

@@ -1,0 +1,200 @@
+/**
+ * Scenarios: the list (trigger, window, action, enabled, last run, runs) and a form to
+ * create one: a threshold on a place's measure or a time of day, the hours it may act in,
+ * a device action, and whether it raises an alarm. Enabling, disabling and deleting need
+ * the screen's element codes (the server checks them).
+ */
+import { Alert, Button, Checkbox, Form, Input, InputNumber, Modal, Select, Space, Switch, Table, Tag } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import type { ConsoleServices } from '../../runtime/services/contract.ts';
+import { isHttpError } from '../../runtime/widgets/api.ts';
+import type { Unit } from './live.ts';
+import type { Texts } from './texts.ts';
+
+interface Scenario {
+  id: number;
+  name: string;
+  enabled: boolean;
+  trigger: { type: 'threshold' | 'schedule'; place?: string; kind?: string; op?: string; value?: number; at?: string };
+  windowFrom: string;
+  windowTo: string;
+  action: { deviceId: number; action: string; params: Record<string, unknown> } | null;
+  alarm: boolean;
+  lastFiredAt: string | null;
+  runs: number;
+  deviceName: string | null;
+}
+
+const ACTION_OF_KIND: Record<string, string> = { switch: 'switch', pump: 'switch', valve: 'valve', airConditioner: 'airConditioner', fertigation: 'fertigation' };
+
+export function ScenariosView({ services, texts, units, can }: { services: ConsoleServices; texts: Texts; units: Unit[]; can: (action: 'add' | 'edit' | 'delete') => boolean }) {
+  const [rows, setRows] = useState<Scenario[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
+  const load = useCallback(() => {
+    services.data
+      .call<{ rows: Scenario[] }>('deviceScenarios', { params: { pageSize: 200 }, quiet: true })
+      .then((env) => setRows(Array.isArray(env.data?.rows) ? env.data.rows : []))
+      .catch((e: unknown) => setError(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e)));
+  }, [services]);
+  useEffect(() => {
+    load();
+    // Runs and last runs change as scenarios fire: read again now and then while open.
+    const t = setInterval(load, 5000);
+    return () => clearInterval(t);
+  }, [load]);
+  const act = async (run: () => Promise<unknown>) => {
+    try {
+      await run();
+      setError(null);
+      load();
+    } catch (e) {
+      setError(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e));
+    }
+  };
+  const describe = (s: Scenario) =>
+    s.trigger.type === 'threshold'
+      ? `${s.trigger.place} ${texts.readings[s.trigger.kind ?? ''] ?? s.trigger.kind} ${s.trigger.op === 'above' ? texts.above : texts.below} ${s.trigger.value}`
+      : `${texts.schedule} ${s.trigger.at}`;
+  return (
+    <div className="eqc-scenarios">
+      <Space className="eqc-chart-bar">
+        {can('add') && (
+          <Button type="primary" onClick={() => setAdding(true)}>
+            {texts.addScenario}
+          </Button>
+        )}
+      </Space>
+      {error && <Alert type="error" title={error} showIcon closable onClose={() => setError(null)} />}
+      <Table<Scenario>
+        rowKey="id"
+        size="small"
+        dataSource={rows}
+        pagination={false}
+        columns={[
+          { title: texts.name, dataIndex: 'name' },
+          { title: texts.trigger, render: (_, s) => describe(s) },
+          { title: texts.window, render: (_, s) => `${s.windowFrom}–${s.windowTo}` },
+          { title: texts.action, render: (_, s) => (s.action ? `${s.deviceName ?? s.action.deviceId} · ${JSON.stringify(s.action.params)}` : '—') + (s.alarm ? ` · ${texts.alarms}` : '') },
+          {
+            title: texts.enabled,
+            render: (_, s) => <Switch size="small" checked={s.enabled} disabled={!can('edit')} aria-label={`${texts.enabled} ${s.name}`} onChange={(enabled) => void act(() => services.data.call('deviceScenarioEnabled', { body: { id: s.id, enabled }, quiet: true }))} />,
+          },
+          { title: texts.lastRun, render: (_, s) => (s.lastFiredAt ? new Date(s.lastFiredAt).toLocaleString() : texts.never) },
+          { title: texts.runs, dataIndex: 'runs', render: (n: number, s) => <Tag data-testid={`runs-${s.name}`}>{n}</Tag> },
+          {
+            title: '',
+            render: (_, s) =>
+              can('delete') ? (
+                <Button size="small" danger onClick={() => void act(() => services.data.call('deviceScenarioDelete', { params: { id: s.id }, quiet: true }))}>
+                  {texts.delete}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      {adding && <ScenarioForm services={services} texts={texts} units={units} onDone={() => { setAdding(false); load(); }} />}
+    </div>
+  );
+}
+
+interface FormValues {
+  name: string;
+  type: 'threshold' | 'schedule';
+  place?: string;
+  kind?: string;
+  op?: 'above' | 'below';
+  value?: number;
+  at?: string;
+  windowFrom?: string;
+  windowTo?: string;
+  deviceId?: number;
+  on?: boolean;
+  minutes?: number;
+  alarm?: boolean;
+}
+
+function ScenarioForm({ services, texts, units, onDone }: { services: ConsoleServices; texts: Texts; units: Unit[]; onDone: () => void }) {
+  const [form] = Form.useForm<FormValues>();
+  const [error, setError] = useState<string | null>(null);
+  const type = Form.useWatch('type', form) ?? 'threshold';
+  const place = Form.useWatch('place', form);
+  const deviceId = Form.useWatch('deviceId', form);
+  const devices = units.flatMap((u) => u.devices).filter((d) => ACTION_OF_KIND[d.kind] === 'switch' || ACTION_OF_KIND[d.kind] === 'valve');
+  const device = devices.find((d) => d.id === deviceId);
+  const kinds = [...new Set(units.filter((u) => !place || u.unit === place).flatMap((u) => u.devices.flatMap((d) => d.channels)))];
+  const submit = async (v: FormValues) => {
+    const action = device ? { deviceId: device.id, action: ACTION_OF_KIND[device.kind], params: ACTION_OF_KIND[device.kind] === 'valve' ? { open: true, minutes: v.minutes ?? 10 } : { on: v.on ?? true } } : undefined;
+    const body = {
+      name: v.name,
+      trigger: v.type === 'threshold' ? { type: 'threshold', place: v.place, kind: v.kind, op: v.op, value: v.value } : { type: 'schedule', at: v.at },
+      ...(v.windowFrom ? { windowFrom: v.windowFrom } : {}),
+      ...(v.windowTo ? { windowTo: v.windowTo } : {}),
+      ...(action ? { action } : {}),
+      alarm: v.alarm === true,
+    };
+    try {
+      await services.data.call('deviceScenarioCreate', { body, quiet: true });
+      onDone();
+    } catch (e) {
+      setError(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e));
+    }
+  };
+  return (
+    <Modal open title={texts.addScenario} onCancel={onDone} onOk={() => form.submit()} okText={texts.save} cancelText={texts.cancel}>
+      {error && <Alert type="error" title={error} showIcon />}
+      <Form form={form} layout="vertical" initialValues={{ type: 'threshold', op: 'above', on: true, minutes: 10, windowFrom: '00:00', windowTo: '23:59' }} onFinish={(v) => void submit(v)}>
+        <Form.Item name="name" label={texts.name} rules={[{ required: true }]}>
+          <Input maxLength={60} />
+        </Form.Item>
+        <Form.Item name="type" label={texts.trigger}>
+          <Select options={[{ value: 'threshold', label: texts.threshold }, { value: 'schedule', label: texts.schedule }]} />
+        </Form.Item>
+        {type === 'threshold' ? (
+          <Space wrap>
+            <Form.Item name="place" label={texts.place} rules={[{ required: true }]}>
+              <Select style={{ width: 150 }} options={units.filter((u) => u.devices.some((d) => d.channels.length)).map((u) => ({ value: u.unit, label: u.unit }))} />
+            </Form.Item>
+            <Form.Item name="kind" label={texts.kind} rules={[{ required: true }]}>
+              <Select style={{ width: 130 }} options={kinds.map((k) => ({ value: k, label: texts.readings[k] ?? k }))} />
+            </Form.Item>
+            <Form.Item name="op" label=" ">
+              <Select style={{ width: 110 }} options={[{ value: 'above', label: texts.above }, { value: 'below', label: texts.below }]} />
+            </Form.Item>
+            <Form.Item name="value" label={texts.threshold} rules={[{ required: true }]}>
+              <InputNumber />
+            </Form.Item>
+          </Space>
+        ) : (
+          <Form.Item name="at" label={texts.at} rules={[{ required: true, pattern: /^([01][0-9]|2[0-3]):[0-5][0-9]$/ }]}>
+            <Input placeholder="07:30" maxLength={5} />
+          </Form.Item>
+        )}
+        <Space wrap>
+          <Form.Item name="windowFrom" label={texts.window}>
+            <Input maxLength={5} style={{ width: 80 }} />
+          </Form.Item>
+          <Form.Item name="windowTo" label=" ">
+            <Input maxLength={5} style={{ width: 80 }} />
+          </Form.Item>
+        </Space>
+        <Form.Item name="deviceId" label={`${texts.action} · ${texts.device}`}>
+          <Select allowClear options={devices.map((d) => ({ value: d.id, label: `${d.name}（${texts.kinds[d.kind] ?? d.kind}）` }))} />
+        </Form.Item>
+        {device && ACTION_OF_KIND[device.kind] === 'switch' && (
+          <Form.Item name="on" label={texts.state}>
+            <Select options={[{ value: true, label: texts.on }, { value: false, label: texts.off }]} />
+          </Form.Item>
+        )}
+        {device && ACTION_OF_KIND[device.kind] === 'valve' && (
+          <Form.Item name="minutes" label={texts.openFor}>
+            <InputNumber min={1} max={720} suffix={texts.minutes} />
+          </Form.Item>
+        )}
+        <Form.Item name="alarm" valuePropName="checked">
+          <Checkbox>{texts.alarm}</Checkbox>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

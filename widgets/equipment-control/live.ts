@@ -1,0 +1,144 @@
+/**
+ * The units and their devices, kept live: read once (deviceUnits), then changed by the
+ * server's events (deviceEvents: state, reading, command, alarm). After a dropped stream
+ * the data provider reconnects and the units are read again (what was missed).
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { ConsoleServices } from '../../runtime/services/contract.ts';
+
+export interface CommandRef {
+  id: number;
+  action: string;
+  params: Record<string, unknown>;
+}
+
+export interface Device {
+  id: number;
+  farmId: number;
+  code: string;
+  name: string;
+  kind: string;
+  model: string;
+  place: string;
+  channels: string[];
+  state: Record<string, unknown>;
+  online: boolean;
+  lastSeen: string | null;
+  firmware: string;
+  gateway: string | null;
+  readings: Record<string, { value: number; ts: string }>;
+  pendingCommand: CommandRef | null;
+  /** The outcome of this console's last command to it (shown beside the controls). */
+  outcome?: { commandId: number; status: string; message: string };
+}
+
+export interface Unit {
+  unit: string;
+  /** The farm the place belongs to (a viewer of several farms sees each farm's places apart). */
+  farmId: number;
+  farmName: string;
+  placeType: string;
+  devices: Device[];
+  alarms: { id: number; message: string; raisedAt: string }[];
+}
+
+export interface Live {
+  state: 'loading' | 'failed' | 'ready';
+  units: Unit[];
+  connected: boolean;
+  /** Marks a command sent by this console as pending on its device. */
+  markPending(deviceId: number, command: CommandRef & { status: string; message: string }): void;
+}
+
+type Event =
+  | { type: 'state'; deviceId: number; online: boolean; state: Record<string, unknown>; lastSeen: string | null }
+  | { type: 'reading'; deviceId: number; ts: string; values: Record<string, number> }
+  | { type: 'command'; deviceId: number; commandId: number; status: string; message: string }
+  | { type: 'alarm'; alarmId: number; raised: boolean; message: string };
+
+/** `enabled` false: nothing is read or streamed (views that show no device, e.g. report trends). */
+export function useLiveUnits(services: ConsoleServices, kinds?: string[], enabled = true): Live {
+  const [units, setUnits] = useState<Unit[]>([]);
+  const [state, setState] = useState<Live['state']>('loading');
+  const [connected, setConnected] = useState(false);
+  const kindsKey = (kinds ?? []).join(',');
+  const reload = useRef<() => void>(() => undefined);
+
+  useEffect(() => {
+    if (!enabled) return;
+    let stop = false;
+    const load = () =>
+      services.data
+        .call<{ units: Unit[] }>('deviceUnits', { params: kindsKey ? { kinds: kindsKey } : {}, quiet: true })
+        .then((env) => {
+          if (stop) return;
+          setUnits(Array.isArray(env.data?.units) ? env.data.units : []);
+          setState('ready');
+        })
+        .catch(() => !stop && setState((s) => (s === 'ready' ? s : 'failed')));
+    reload.current = load;
+    void load();
+    const change = (fn: (d: Device) => Device, deviceId: number) =>
+      setUnits((list) => list.map((u) => (u.devices.some((d) => d.id === deviceId) ? { ...u, devices: u.devices.map((d) => (d.id === deviceId ? fn(d) : d)) } : u)));
+    const sub = services.data.subscribe?.('deviceEvents', {
+      onOpen() {
+        setConnected(true);
+        void load();
+      },
+      onDrop() {
+        setConnected(false);
+      },
+      onEvent(type, data) {
+        const e = { ...(data as object), type } as Event;
+        switch (e.type) {
+          case 'state':
+            change((d) => ({ ...d, online: e.online, state: e.state, lastSeen: e.lastSeen }), e.deviceId);
+            break;
+          case 'reading':
+            change((d) => ({ ...d, online: true, lastSeen: e.ts, readings: { ...d.readings, ...Object.fromEntries(Object.entries(e.values).map(([k, v]) => [k, { value: v, ts: e.ts }])) } }), e.deviceId);
+            break;
+          case 'command':
+            change(
+              (d) => ({
+                ...d,
+                pendingCommand: e.status === 'pending' ? (d.pendingCommand?.id === e.commandId ? d.pendingCommand : { id: e.commandId, action: '', params: {} }) : d.pendingCommand?.id === e.commandId ? null : d.pendingCommand,
+                outcome: { commandId: e.commandId, status: e.status, message: e.message },
+              }),
+              e.deviceId,
+            );
+            break;
+          case 'alarm':
+            void load();
+            break;
+        }
+      },
+    });
+    return () => {
+      stop = true;
+      sub?.close();
+    };
+  }, [services, kindsKey, enabled]);
+
+  return {
+    state,
+    units,
+    connected,
+    markPending(deviceId, c) {
+      setUnits((list) =>
+        list.map((u) => ({
+          ...u,
+          devices: u.devices.map((d) =>
+            d.id === deviceId ? withReply(d, c) : d,
+          ),
+        })),
+      );
+    },
+  };
+}
+
+/** The command's reply, unless its event (ack, time-out) already arrived: the later news wins. */
+function withReply(d: Device, c: CommandRef & { status: string; message: string }): Device {
+  const final = d.outcome?.commandId === c.id && d.outcome.status !== 'pending';
+  if (final) return { ...d, pendingCommand: d.pendingCommand?.id === c.id ? null : d.pendingCommand };
+  return { ...d, pendingCommand: c.status === 'pending' ? { id: c.id, action: c.action, params: c.params } : null, outcome: { commandId: c.id, status: c.status, message: c.message } };
+}
