@@ -42,45 +42,90 @@ function onHours(d: Date): boolean {
   return d.getTime() % 3_600_000 === 0;
 }
 
+/** A place asked for by name alone (every farm in scope that has it) or by farm and name. */
+export interface PlaceRef {
+  place: string;
+  farmId?: number;
+}
+
+/** `places` of the series query: names, or `farmId:name` for one farm's place (at most 12). */
+export function parsePlaces(raw: string | undefined): PlaceRef[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .slice(0, 12)
+    .map((s) => {
+      const m = /^(\d{1,9}):(.+)$/.exec(s);
+      return m ? { farmId: Number(m[1]), place: m[2] } : { place: s };
+    });
+}
+
 export interface SeriesQuery {
   kind: ReadingKind;
-  places: string[];
+  places: PlaceRef[];
   from: Date;
   to: Date;
   bucket: Bucket;
   farmId?: number;
 }
 
+type Point = { t: string; avg: number; min: number; max: number; n: number };
+type SeriesOut = { place: string; farmId: number | null; farmName: string | null; label: string; points: Point[] };
+
 export async function readingSeries(db: Queryable, user: SessionUser, q: SeriesQuery) {
   const p = new Params();
-  const placeCond = q.places.length ? `AND place = ANY(${p.add(q.places)}::text[])` : '';
+  // A place is a place of one farm: series are grouped by farm and place, so a viewer of
+  // several farms never sees two farms' same-named houses averaged into one line.
+  const placeCond = q.places.length
+    ? `AND (${q.places.map((r) => (r.farmId ? `(place = ${p.add(r.place)} AND farm_id = ${p.add(r.farmId)})` : `place = ${p.add(r.place)}`)).join(' OR ')})`
+    : '';
   const farm = `${farmScope(user, p, 'farm_id', 'read')} ${q.farmId ? `AND farm_id = ${p.add(q.farmId)}` : ''}`;
   const range = (column: string) => `${column} >= ${p.add(q.from.toISOString())} AND ${column} < ${p.add(q.to.toISOString())}`;
   // Hour and coarser buckets over whole hours read the rollup (exact: sums and counts);
   // 5-minute buckets, and ranges cut inside an hour, read the readings themselves.
   const rollup = q.bucket !== '5m' && onHours(q.from) && onHours(q.to);
   const sql = rollup
-    ? `SELECT place, ${bucketSql(q.bucket, 'hour')} AS t, sum(total) / sum(n) AS avg, min(min) AS min, max(max) AS max, sum(n)::int AS n
+    ? `SELECT farm_id, place, ${bucketSql(q.bucket, 'hour')} AS t, sum(total) / sum(n) AS avg, min(min) AS min, max(max) AS max, sum(n)::int AS n
          FROM device_readings_hourly WHERE ${farm} AND kind = ${p.add(q.kind)} ${placeCond} AND ${range('hour')}
-        GROUP BY place, t ORDER BY place, t`
-    : `SELECT place, ${bucketSql(q.bucket, 'ts')} AS t, avg(value) AS avg, min(value) AS min, max(value) AS max, count(*)::int AS n
+        GROUP BY farm_id, place, t ORDER BY farm_id, place, t`
+    : `SELECT farm_id, place, ${bucketSql(q.bucket, 'ts')} AS t, avg(value) AS avg, min(value) AS min, max(value) AS max, count(*)::int AS n
          FROM device_readings WHERE ${farm} AND kind = ${p.add(q.kind)} ${placeCond} AND ${range('ts')}
-        GROUP BY place, t ORDER BY place, t`;
-  const { rows } = await db.query<{ place: string; t: Date; avg: number; min: number; max: number; n: number }>(sql, p.values);
-  const byPlace = new Map<string, { t: string; avg: number; min: number; max: number; n: number }[]>();
+        GROUP BY farm_id, place, t ORDER BY farm_id, place, t`;
+  const { rows } = await db.query<{ farm_id: number; place: string; t: Date; avg: number; min: number; max: number; n: number }>(sql, p.values);
+  const groups = new Map<string, { farmId: number; place: string; points: Point[] }>();
   for (const r of rows) {
-    const list = byPlace.get(r.place) ?? [];
-    list.push({ t: new Date(r.t).toISOString(), avg: round(Number(r.avg)), min: Number(r.min), max: Number(r.max), n: r.n });
-    byPlace.set(r.place, list);
+    const key = `${r.farm_id}\u0000${r.place}`;
+    const g = groups.get(key) ?? { farmId: Number(r.farm_id), place: r.place, points: [] };
+    g.points.push({ t: new Date(r.t).toISOString(), avg: round(Number(r.avg)), min: Number(r.min), max: Number(r.max), n: r.n });
+    groups.set(key, g);
   }
-  const places = q.places.length ? q.places : [...byPlace.keys()];
+  const farmIds = [...new Set([...groups.values()].map((g) => g.farmId))];
+  const names = new Map<number, string>();
+  if (farmIds.length) {
+    const found = await db.query<{ id: number; name: string }>('SELECT id, name FROM organisations WHERE id = ANY($1::int[])', [farmIds]);
+    for (const o of found.rows) names.set(Number(o.id), o.name);
+  }
+  const all = [...groups.values()];
+  type Picked = { farmId: number | null; place: string; points: Point[] };
+  const picked: Picked[] = q.places.length
+    ? q.places.flatMap((ref): Picked[] => {
+        const hits = all.filter((g) => g.place === ref.place && (!ref.farmId || g.farmId === ref.farmId));
+        return hits.length ? hits : [{ farmId: ref.farmId ?? null, place: ref.place, points: [] }];
+      })
+    : all;
+  const severalFarms = new Set(picked.map((g) => g.farmId).filter((id) => id !== null)).size > 1;
+  const series: SeriesOut[] = picked.map((g) => {
+    const farmName = g.farmId === null ? null : (names.get(g.farmId) ?? null);
+    return { place: g.place, farmId: g.farmId, farmName, label: severalFarms && farmName ? `${farmName} · ${g.place}` : g.place, points: g.points };
+  });
   return {
     kind: q.kind,
     unit: READING_UNITS[q.kind],
     bucket: q.bucket,
     from: q.from.toISOString(),
     to: q.to.toISOString(),
-    series: places.map((place) => ({ place, points: byPlace.get(place) ?? [] })),
+    series,
   };
 }
 

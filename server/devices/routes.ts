@@ -17,7 +17,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { farmScope } from '../materials/ledger.ts';
 import { ACTION_OF_KIND, ACTIONS, commandView, type Action, type CommandRow } from './commands.ts';
 import type { DeviceService } from './service.ts';
-import { autoBucket, BUCKETS, MAX_POINTS, pointsOf, readingSeries, unitsOverview, type Bucket } from './reads.ts';
+import { autoBucket, BUCKETS, MAX_POINTS, parsePlaces, pointsOf, readingSeries, unitsOverview, type Bucket } from './reads.ts';
 import { READING_KINDS, type ReadingKind } from './topics.ts';
 import type { KnownDevice } from './hub.ts';
 import { msg } from './messages.ts';
@@ -150,7 +150,7 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
     {
       schema: {
         tags,
-        summary: 'Readings of one kind over any range, in time buckets (avg, min, max, count per bucket), one series per place for comparison',
+        summary: 'Readings of one kind over any range, in time buckets (avg, min, max, count per bucket), one series per farm and place for comparison (places: names, or farmId:name)',
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -172,8 +172,7 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
       if (!(to > from)) throw invalidInput([{ field: 'to', message: t(req.lang, msg['devices.rangeOrder']) }], req.lang);
       const bucket: Bucket = req.query.bucket === 'auto' || !req.query.bucket ? autoBucket(from, to) : (req.query.bucket as Bucket);
       if (pointsOf(from, to, bucket) > MAX_POINTS) throw invalidInput([{ field: 'bucket', message: t(req.lang, msg['devices.rangeTooLong'], { max: MAX_POINTS, bucket }) }], req.lang);
-      const places = (req.query.places ?? '').split(',').map((s) => s.trim()).filter(Boolean).slice(0, 12);
-      return ok(await readingSeries(db, me, { kind: req.query.kind as ReadingKind, places, from, to, bucket }));
+      return ok(await readingSeries(db, me, { kind: req.query.kind as ReadingKind, places: parsePlaces(req.query.places), from, to, bucket }));
     },
   );
 

@@ -136,7 +136,7 @@ async function chart(engine: string, t: TestApp): Promise<void> {
     let points = 0;
     for (let i = 0; i < 6; i++) {
       const s = performance.now();
-      const r = await readingSeries(t.db, user, { kind: 'co2', places: ['一号日光温室'], from, to, bucket });
+      const r = await readingSeries(t.db, user, { kind: 'co2', places: [{ place: '一号日光温室' }], from, to, bucket });
       if (i > 0) times.push(performance.now() - s);
       points = r.series[0].points.length;
     }

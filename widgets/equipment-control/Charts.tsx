@@ -1,7 +1,7 @@
 /**
  * Environment charts: one measure over any range (6 hours to a year, or given dates),
- * aggregated by the server into time buckets, one line per place for comparison, with the
- * min–max of the first place as a band; exported as CSV (bucket, place, avg, min, max, n).
+ * aggregated by the server into time buckets, one line per farm's place for comparison;
+ * exported as CSV (bucket, farm, place, avg, min, max, n).
  */
 import { Alert, Button, DatePicker, Empty, Select, Space } from 'antd';
 import { LineChart } from 'echarts/charts';
@@ -20,7 +20,7 @@ interface Series {
   kind: string;
   unit: string;
   bucket: string;
-  series: { place: string; points: { t: string; avg: number; min: number; max: number; n: number }[] }[];
+  series: { place: string; farmName: string | null; label: string; points: { t: string; avg: number; min: number; max: number; n: number }[] }[];
 }
 
 const RANGES: Record<string, number> = { '6h': 6 * 3600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '365d': 365 * 86_400_000 };
@@ -28,14 +28,23 @@ const RANGES: Record<string, number> = { '6h': 6 * 3600_000, '24h': 86_400_000, 
 export function ChartsView({ services, texts, units, defaultKind, defaultRange }: { services: ConsoleServices; texts: Texts; units: Unit[]; defaultKind?: string; defaultRange?: string }) {
   const kinds = useMemo(() => [...new Set(units.flatMap((u) => u.devices.flatMap((d) => d.channels)))], [units]);
   const [kind, setKind] = useState(defaultKind ?? 'airTemperature');
-  const placesOfKind = useMemo(() => units.filter((u) => u.devices.some((d) => d.channels.includes(kind))).map((u) => u.unit), [units, kind]);
+  // A place is asked for with its farm (farmId:name): a viewer of several farms compares
+  // each farm's house, never two same-named houses averaged together.
+  const severalFarms = useMemo(() => new Set(units.map((u) => u.farmId)).size > 1, [units]);
+  const placesOfKind = useMemo(
+    () =>
+      units
+        .filter((u) => u.devices.some((d) => d.channels.includes(kind)))
+        .map((u) => ({ value: `${u.farmId}:${u.unit}`, label: severalFarms ? `${u.farmName} · ${u.unit}` : u.unit })),
+    [units, kind, severalFarms],
+  );
   const [places, setPlaces] = useState<string[]>([]);
   const [range, setRange] = useState(defaultRange ?? '7d');
   const [custom, setCustom] = useState<[string, string] | null>(null);
   const [bucket, setBucket] = useState('auto');
   const [data, setData] = useState<Series | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const chosen = places.length ? places : placesOfKind.slice(0, 3);
+  const chosen = places.length ? places : placesOfKind.slice(0, 3).map((p) => p.value);
 
   useEffect(() => {
     if (!chosen.length) return;
@@ -58,7 +67,8 @@ export function ChartsView({ services, texts, units, defaultKind, defaultRange }
 
   const exportCsv = () => {
     if (!data) return;
-    const lines = ['time,place,avg,min,max,n', ...data.series.flatMap((s) => s.points.map((p) => `${p.t},"${s.place}",${p.avg},${p.min},${p.max},${p.n}`))];
+    const quoted = (v: string | null) => `"${(v ?? '').replace(/"/g, '""')}"`;
+    const lines = ['time,farm,place,avg,min,max,n', ...data.series.flatMap((s) => s.points.map((p) => `${p.t},${quoted(s.farmName)},${quoted(s.place)},${p.avg},${p.min},${p.max},${p.n}`))];
     const blob = new Blob([`\ufeff${lines.join('\n')}`], { type: 'text/csv;charset=utf-8' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
@@ -71,7 +81,7 @@ export function ChartsView({ services, texts, units, defaultKind, defaultRange }
     <div className="eqc-charts">
       <Space wrap className="eqc-chart-bar">
         <Select aria-label={texts.kind} value={kind} onChange={(k) => { setKind(k); setPlaces([]); }} style={{ width: 150 }} options={(kinds.length ? kinds : Object.keys(texts.readings)).map((k) => ({ value: k, label: texts.readings[k] ?? k }))} />
-        <Select aria-label={texts.places} mode="multiple" value={chosen} onChange={setPlaces} style={{ minWidth: 260 }} options={placesOfKind.map((p) => ({ value: p, label: p }))} maxTagCount={3} />
+        <Select aria-label={texts.places} mode="multiple" value={chosen} onChange={setPlaces} style={{ minWidth: 260 }} options={placesOfKind} maxTagCount={3} />
         <Select aria-label={texts.range} value={custom ? 'custom' : range} onChange={(r) => { setCustom(null); setRange(r); }} style={{ width: 110 }} options={Object.entries(texts.ranges).map(([value, label]) => ({ value, label }))} />
         <DatePicker.RangePicker showTime aria-label={texts.range} onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0].toISOString(), v[1].toISOString()] : null)} />
         <Select aria-label={texts.bucket} value={bucket} onChange={setBucket} style={{ width: 100 }} options={Object.entries(texts.buckets).map(([value, label]) => ({ value, label }))} />
@@ -95,7 +105,7 @@ function Chart({ data, texts }: { data: Series; texts: Texts }) {
       grid: { left: 48, right: 24, top: 36, bottom: 32 },
       xAxis: { type: 'time' },
       yAxis: { type: 'value', name: `${texts.readings[data.kind] ?? data.kind}${unit ? ` (${unit})` : ''}`, scale: true },
-      series: data.series.map((s) => ({ name: s.place, type: 'line', showSymbol: false, data: s.points.map((p) => [p.t, p.avg]) })),
+      series: data.series.map((s) => ({ name: s.label ?? s.place, type: 'line', showSymbol: false, data: s.points.map((p) => [p.t, p.avg]) })),
     });
     const resize = () => chart.resize();
     window.addEventListener('resize', resize);
@@ -104,5 +114,5 @@ function Chart({ data, texts }: { data: Series; texts: Texts }) {
       chart.dispose();
     };
   }, [data, texts]);
-  return <div ref={ref} className="eqc-chart" role="img" aria-label={`${texts.readings[data.kind] ?? data.kind}: ${data.series.map((s) => s.place).join(', ')}`} />;
+  return <div ref={ref} className="eqc-chart" role="img" aria-label={`${texts.readings[data.kind] ?? data.kind}: ${data.series.map((s) => s.label ?? s.place).join(', ')}`} />;
 }
