@@ -39,10 +39,10 @@ export async function seedHarvest(db: Queryable): Promise<void> {
 }
 
 /**
- * A seedling base's marketing and accounts: the seedlings it sells (per plant), its brand
- * pages, a sales plan, and the season's income from seedling orders and costs by hand. Its
- * sales orders stay empty: they are drawn from harvest batches, and its seedling groups are
- * still growing.
+ * A seedling base's marketing, sales and accounts: the seedlings it sells (per plant), its
+ * brand pages, a sales plan, the finished season's seedlings lifted in batches (per plant)
+ * and sold to the vegetable bases it supplies (their income posted as the sales module posts
+ * it), a trace code for the first batch, and the season's other entries by hand.
  */
 async function seedNurseryMarketing(db: Queryable, org: Org): Promise<void> {
   const products = [
@@ -51,7 +51,8 @@ async function seedNurseryMarketing(db: Queryable, org: Org): Promise<void> {
     { name: '辣椒穴盘苗（中椒6号）', crop: '辣椒', specification: '105 孔穴盘，6–7 片真叶', unit: '株', price: 0.32, description: '基质育苗，根系盘结好，带基质定植不伤根。' },
     { name: '甘蓝穴盘苗（中甘21）', crop: '甘蓝', specification: '128 孔穴盘，5–6 片真叶', unit: '株', price: 0.12, description: '早熟春甘蓝，苗龄 45 天，炼苗后出圃。' },
   ];
-  for (const p of products) await insertRecord(db, 'farmProducts', org, { ...p, grade: 'first', onSale: true });
+  const productIds: number[] = [];
+  for (const p of products) productIds.push(await insertRecord(db, 'farmProducts', org, { ...p, grade: 'first', onSale: true }));
   await insertRecord(db, 'brandArticles', org, { kind: 'story', title: `${org.name}：寿光的工厂化育苗`, publishedOn: '2024-11-02', content: `${org.name}有连栋育苗温室 2 栋、催芽室 1 间，年出圃嫁接苗与穴盘苗 1,800 万株，供应山东、河北和东北的蔬菜基地。` });
   await insertRecord(db, 'brandArticles', org, { kind: 'certificate', title: '农作物种子生产经营许可证', publishedOn: '2025-02-18', content: '寿光市农业农村局核发，经营范围：蔬菜种苗生产、销售。' });
   await insertRecord(db, 'brandArticles', org, { kind: 'article', title: '嫁接苗定植后的缓苗管理', publishedOn: '2025-09-05', content: '定植后 3–5 天保持棚温白天 28 ℃、夜间 18 ℃，中午适当遮阴，嫁接口不要埋入土中。' });
@@ -59,7 +60,6 @@ async function seedNurseryMarketing(db: Queryable, org: Org): Promise<void> {
   const year = new Date().toISOString().slice(0, 4);
   const by = org.user_id;
   const entries: [string, 'income' | 'expense', string, string, string | null, string][] = [
-    [`${year}-01-20`, 'income', 'sales', '86400.00', '番茄', '番茄嫁接苗 10.8 万株（禾丰生态农场，冬春茬）'],
     [`${year}-02-12`, 'expense', 'materials', '12650.00', null, '育苗基质 110 立方米、72 孔穴盘 8,000 张'],
     [`${year}-02-28`, 'expense', 'utilities', '9380.40', null, '2 月热风机燃气费与电费'],
     [`${year}-03-10`, 'income', 'sales', '31500.00', '辣椒', '辣椒穴盘苗 9.8 万株（寿光市洛城街道蔬菜合作社）'],
@@ -73,8 +73,70 @@ async function seedNurseryMarketing(db: Queryable, org: Org): Promise<void> {
       [org.id, on, direction, category, amount, crop, note, by],
     );
   }
+  await seedNurserySales(db, org, productIds[0]);
   await insertRecord(db, 'salesPlans', org, { month: `${year}-12`, crop: '番茄', plannedQuantity: 120000, unit: '株', plannedAmount: 102000 });
   await insertRecord(db, 'salesPlans', org, { month: `${year}-12`, crop: '黄瓜', plannedQuantity: 60000, unit: '株', plannedAmount: 42000 });
+}
+
+/**
+ * The finished seedling season: each finished group of the base lifted in two batches of
+ * grafted plants, most of them sold to the vegetable bases it supplies, income posted from
+ * the orders; the first batch has a trace code.
+ */
+async function seedNurserySales(db: Queryable, org: Org, productId: number): Promise<void> {
+  const by = org.user_id;
+  const groups = (
+    await db.query<{ id: number; harvest_on: string | null; planted_on: string }>(
+      `SELECT id, data->>'expectedHarvestOn' AS harvest_on, data->>'plantedOn' AS planted_on FROM resource_records
+        WHERE resource = 'plantGroups' AND farm_id = $1 AND data->>'status' IN ('harvested', 'closed') ORDER BY id`,
+      [org.id],
+    )
+  ).rows;
+  const buyers = [
+    ['禾丰生态农场', '0451-86123501', 60000, 0.85],
+    ['寿光市洛城街道蔬菜合作社', '0536-5238806', 36000, 0.82],
+    ['嫩江源合作农场', '0452-6621930', 30000, 0.85],
+  ] as const;
+  let first: number | null = null;
+  for (const g of groups) {
+    const liftedOn = g.harvest_on ?? addDays(g.planted_on, 40);
+    const lots = [
+      { quantity: 128000, grade: 'premium', note: '嫁接口愈合良好，4 叶 1 心出圃' },
+      { quantity: 42000, grade: 'first', note: null },
+    ];
+    for (const [i, lot] of lots.entries()) {
+      const on = addDays(liftedOn, i * 5);
+      const id = Number((await db.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('harvests', 'id')) AS id`)).rows[0].id);
+      await db.query(
+        `INSERT INTO harvests(id, farm_id, batch_no, group_id, harvested_on, quantity, unit, grade, note, created_by) VALUES ($1, $2, $3, $4, $5, $6, '株', $7, $8, $9)`,
+        [id, org.id, batchNumber(on, id), g.id, on, lot.quantity, lot.grade, lot.note, by],
+      );
+      first ??= id;
+      // The premium lot goes to the three bases; the second lot is partly sold to the first.
+      const sales = i === 0 ? buyers : [[buyers[0][0], buyers[0][1], 24000, 0.8] as const];
+      for (const [k, [customer, phone, quantity, unitPrice]] of sales.entries()) {
+        const orderedOn = addDays(on, k);
+        const { rows } = await db.query<{ id: string }>(
+          `INSERT INTO sales_orders(farm_id, customer, customer_phone, ordered_on, total, note, created_by) VALUES ($1, $2, $3, $4, round($5::numeric * $6::numeric, 2), $7, $8) RETURNING id`,
+          [org.id, customer, phone, orderedOn, quantity, unitPrice, k === 0 && i === 0 ? '冷链车配送，带基质出圃' : null, by],
+        );
+        const orderId = Number(rows[0].id);
+        await db.query(
+          `INSERT INTO sales_order_lines(order_id, line_no, harvest_id, product_id, quantity, unit_price, amount) VALUES ($1, 1, $2, $3, $4, $5, round($4::numeric * $5::numeric, 2))`,
+          [orderId, id, productId, quantity, unitPrice],
+        );
+        await db.query('UPDATE harvests SET sold = sold + $2 WHERE id = $1', [id, quantity]);
+        await db.query(
+          `INSERT INTO account_entries(farm_id, entry_on, direction, category, amount, crop, source, source_id, note, created_by)
+           SELECT $1, $2, 'income', 'sales', total, '番茄', 'sale', id, '销售单 XS' || lpad(id::text, 6, '0') || '（' || customer || '）', $3 FROM sales_orders WHERE id = $4`,
+          [org.id, orderedOn, by, orderId],
+        );
+      }
+    }
+  }
+  if (first !== null) {
+    await db.query(`INSERT INTO trace_codes(code, farm_id, harvest_id, scans, last_scanned_at, created_by) VALUES ($1, $2, $3, 23, now() - interval '5 days', $4)`, [newTraceCode(), org.id, first, by]);
+  }
 }
 
 /** A manufacturer's own marketing pages: its product introductions and brand articles. */

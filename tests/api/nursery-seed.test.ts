@@ -74,12 +74,35 @@ for (const engine of engines()) {
       const summary = await call(t, nursery, 'GET', `/api/farmAccounting/summary?${period}`);
       expect(summary.status).toBe(200);
       const entries = ((await call(t, nursery, 'GET', `/api/farmAccounting/entries/page?${period}&pageIndex=1&pageSize=200`)).data as { rows: { direction: string; amount: string; note: string | null }[] }).rows;
-      // The seedling orders and the subsidy by hand, and the materials bought (posted by the purchases).
-      expect(entries.filter((e) => e.direction === 'income').map((e) => e.note)).toEqual(expect.arrayContaining(['番茄嫁接苗 10.8 万株（禾丰生态农场，冬春茬）', '集约化育苗补贴']));
+      // The seedling income and the subsidy by hand, and the materials bought (posted by the purchases).
+      expect(entries.filter((e) => e.direction === 'income').map((e) => e.note)).toEqual(expect.arrayContaining(['辣椒穴盘苗 9.8 万株（寿光市洛城街道蔬菜合作社）', '集约化育苗补贴']));
       const cents = (direction: string) => entries.filter((e) => e.direction === direction).reduce((sum, e) => sum + Math.round(Number(e.amount) * 100), 0);
       const text = (c: number) => `${Math.trunc(c / 100)}.${String(Math.abs(c) % 100).padStart(2, '0')}`;
-      expect(cents('income')).toBe(19_040_000);
+      expect(cents('income')).toBe(10_400_000);
       expect(summary.data).toMatchObject({ income: text(cents('income')), expense: text(cents('expense')), profit: text(cents('income') - cents('expense')) });
+    });
+  
+    it('lifted last season’s seedlings in batches per plant and sold them: orders, income posted from them, a trace code', async () => {
+      const page = async (base: string) => ((await call(t, nursery, 'GET', `${base}/page?pageIndex=1&pageSize=50`)).data as { rows: Record<string, unknown>[]; total: number });
+      const batches = await page('/api/farmHarvest/harvests');
+      expect(batches.total).toBe(2);
+      expect(batches.rows.every((b) => b.unit === '株' && Number(b.sold) > 0 && Number(b.sold) <= Number(b.quantity))).toBe(true);
+      const orders = await page('/api/marketing/sale/orders');
+      expect(orders.total).toBe(4);
+      const { rows } = await t.db.query<{ sold: string; lines: string; income: string; totals: string; codes: number }>(
+        `SELECT (SELECT sum(sold) FROM harvests WHERE farm_id = $1) AS sold,
+                (SELECT sum(l.quantity) FROM sales_order_lines l JOIN sales_orders o ON o.id = l.order_id WHERE o.farm_id = $1) AS lines,
+                (SELECT sum(amount) FROM account_entries WHERE farm_id = $1 AND source = 'sale') AS income,
+                (SELECT sum(total) FROM sales_orders WHERE farm_id = $1) AS totals,
+                (SELECT count(*)::int FROM trace_codes WHERE farm_id = $1) AS codes`,
+        [nurseryId],
+      );
+      // What the batches say is sold is what the order lines drew; each order's income is posted once.
+      expect(Number(rows[0].sold)).toBe(150_000);
+      expect(Number(rows[0].lines)).toBe(150_000);
+      expect(rows[0].income).toBe(rows[0].totals);
+      expect(Number(rows[0].totals)).toBe(60000 * 0.85 + 36000 * 0.82 + 30000 * 0.85 + 24000 * 0.8);
+      expect(rows[0].codes).toBe(1);
     });
   });
 }

@@ -136,9 +136,12 @@ describe.each(engines())('region scope of the regional center on $name', (engine
 
   it('traces and consumers’ reviews: the center reads the region’s and answers none of them', async () => {
     const codes = async (token: string) => (await ok(token, 'GET', '/api/trackInfoManage/codes/page?pageSize=100')).rows as Body[];
+    // The seedling base holds no trace-code screen; its codes are read from the database.
+    const n = (await t.db.query<{ code: string }>('SELECT code FROM trace_codes WHERE farm_id = $1', [ids.nursery])).rows;
     const [c, f1, f2] = [await codes(center), await codes(farm), await codes(farm2)];
     expect(f1.length).toBeGreaterThan(0);
-    expect(c.map((r) => r.code).sort()).toEqual([...f1, ...f2].map((r) => r.code).sort());
+    expect(n.length).toBeGreaterThan(0);
+    expect(c.map((r) => r.code).sort()).toEqual([...f1, ...f2, ...n].map((r) => r.code).sort());
     expect(farmIdsOf(f1)).toEqual([ids.farm]);
 
     const reviews = async (token: string) => (await ok(token, 'GET', '/api/commentSuggestion/page?pageSize=100')).rows as Body[];
@@ -207,7 +210,7 @@ describe.each(engines())('region scope of the regional center on $name', (engine
     await t.db.query('UPDATE organisations SET center_id = NULL WHERE id = $1', [ids.farm2]);
     try {
       const codes = (await ok(center, 'GET', '/api/trackInfoManage/codes/page?pageSize=100')).rows as Body[];
-      expect(farmIdsOf(codes)).toEqual([ids.farm]);
+      expect(farmIdsOf(codes)).toEqual([ids.farm, ids.nursery].sort((a, b) => a - b));
       const farms = ((await ok(center, 'GET', '/api/admin/multiFarm/page')).rows as Body[]).map((r) => r.id);
       expect(farms).toEqual([ids.farm]);
       const quality = await ok(center, 'GET', '/api/qualityandSafety/records/page?pageSize=500');
