@@ -3,10 +3,11 @@ import type { Params } from '../db/params.ts';
 import type { Queryable } from '../db/database.ts';
 
 /**
- * Reads and writes have different scopes for one kind of caller only: a regional management
+ * Reads and writes have different scopes for two kinds of caller: a regional management
  * center (organisation type 3) reads the records of the farms and seedling bases of its
- * region (organisations whose `center_id` names it) besides its own, and writes only its own
- * like everyone else. Every scope helper defaults to 'write', so a query widens only where
+ * region (organisations whose `center_id` names it) besides its own, and a member of a role
+ * that reads the platform (the configurer, previewing screens with real data) reads every
+ * organisation's; both write only their own like everyone else. Every scope helper defaults to 'write', so a query widens only where
  * a read path asks for it.
  */
 export type ScopeMode = 'read' | 'write';
@@ -29,6 +30,7 @@ export function regionOrgsSql(centerParam: string): string {
  */
 export function farmOwnerScope(user: SessionUser, p: Params, column: string, mode: ScopeMode = 'write'): string {
   if (user.platformAdmin) return 'TRUE';
+  if (mode === 'read' && user.readsPlatform) return 'TRUE';
   if (user.orgId != null) {
     const org = p.add(user.orgId);
     if (mode === 'read' && regionCenterOf(user) != null) return `(${column} = ${org} OR ${column} IN (${regionOrgsSql(org)}))`;

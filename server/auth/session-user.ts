@@ -25,6 +25,8 @@ export interface SessionUser {
   menus: Set<string>;
   elements: Set<string>;
   platformAdmin: boolean;
+  /** Reads every organisation's records (a configurer previewing screens); writes stay in scope. */
+  readsPlatform?: boolean;
 }
 
 interface Row {
@@ -47,6 +49,7 @@ interface Row {
   menus: string[] | null;
   elements: string[] | null;
   platform: boolean | null;
+  reads_platform: boolean | null;
 }
 
 export async function loadSessionUser(db: Queryable, where: { id: number } | { username: string }): Promise<SessionUser | null> {
@@ -58,7 +61,8 @@ export async function loadSessionUser(db: Queryable, where: { id: number } | { u
             (SELECT array_agg(DISTINCT r.code) FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id) AS roles,
             (SELECT array_agg(DISTINCT m) FROM user_roles ur JOIN roles r ON r.id = ur.role_id, unnest(r.menus) m WHERE ur.user_id = u.id) AS menus,
             (SELECT array_agg(DISTINCT e) FROM user_roles ur JOIN roles r ON r.id = ur.role_id, unnest(r.elements) e WHERE ur.user_id = u.id) AS elements,
-            (SELECT bool_or(r.platform) FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id) AS platform
+            (SELECT bool_or(r.platform) FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id) AS platform,
+            (SELECT bool_or(r.reads_platform) FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id) AS reads_platform
        FROM users u
        LEFT JOIN organisations o ON o.id = u.org_id
        LEFT JOIN blocs b ON b.id = COALESCE(u.bloc_id, o.bloc_id)
@@ -86,5 +90,6 @@ export async function loadSessionUser(db: Queryable, where: { id: number } | { u
     menus: new Set(r.menus ?? []),
     elements: new Set(r.elements ?? []),
     platformAdmin: r.platform === true,
+    readsPlatform: r.reads_platform === true,
   };
 }

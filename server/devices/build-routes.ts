@@ -129,9 +129,9 @@ export function registerBuildRoutes(plain: FastifyInstance, service: DeviceServi
     async (req) => {
       const me = requireCan(req, { menus: [...DEVICE_MENUS, 'farmMainIndex'] });
       const p = new Params();
-      const gateways = await db.query(`${GATEWAY_VIEW} WHERE ${farmScope(me, p, 'g.farm_id')} ORDER BY g.id`, p.values);
+      const gateways = await db.query(`${GATEWAY_VIEW} WHERE ${farmScope(me, p, 'g.farm_id', 'read')} ORDER BY g.id`, p.values);
       const q = new Params();
-      const devices = await db.query(`${DEVICE_VIEW} WHERE ${farmScope(me, q, 'd.farm_id')} ORDER BY d.unit, d.id`, q.values);
+      const devices = await db.query(`${DEVICE_VIEW} WHERE ${farmScope(me, q, 'd.farm_id', 'read')} ORDER BY d.unit, d.id`, q.values);
       return ok({ gateways: gateways.rows, devices: devices.rows, kinds: DEVICE_KINDS, channels: READING_KINDS });
     },
   );

@@ -111,7 +111,7 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
       const me = requireCan(req, { menus: DEVICE_MENUS });
       const p = new Params();
       const { rows } = await db.query<CommandRow>(
-        `SELECT c.*, d.name AS device_name FROM device_commands c JOIN devices d ON d.id = c.device_id WHERE c.id = ${p.add(req.query.id)} AND ${farmScope(me, p, 'c.farm_id')}`,
+        `SELECT c.*, d.name AS device_name FROM device_commands c JOIN devices d ON d.id = c.device_id WHERE c.id = ${p.add(req.query.id)} AND ${farmScope(me, p, 'c.farm_id', 'read')}`,
         p.values,
       );
       if (!rows[0]) throw notFound();
@@ -131,7 +131,7 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
     async (req) => {
       const me = requireCan(req, { menus: DEVICE_MENUS });
       const p = new Params();
-      const conds = [farmScope(me, p, 'c.farm_id')];
+      const conds = [farmScope(me, p, 'c.farm_id', 'read')];
       if (req.query.deviceId) conds.push(`c.device_id = ${p.add(req.query.deviceId)}`);
       if (req.query.scenarioId) conds.push(`c.scenario_id = ${p.add(req.query.scenarioId)}`);
       const where = conds.join(' AND ');

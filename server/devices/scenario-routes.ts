@@ -106,7 +106,7 @@ export function registerScenarioRoutes(plain: FastifyInstance, service: DeviceSe
     async (req) => {
       const me = requireCan(req, { menus: DEVICE_MENUS });
       const p = new Params();
-      const where = farmScope(me, p, 's.farm_id');
+      const where = farmScope(me, p, 's.farm_id', 'read');
       const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device_scenarios s WHERE ${where}`, p.values)).rows[0].n;
       const { rows } = await db.query(`${VIEW} WHERE ${where} ORDER BY s.id DESC LIMIT ${req.query.pageSize} OFFSET ${(req.query.pageIndex - 1) * req.query.pageSize}`, p.values);
       return ok({ rows, total, pageIndex: req.query.pageIndex, pageSize: req.query.pageSize });

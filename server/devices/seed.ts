@@ -126,6 +126,7 @@ export async function seedDevices(tx: Queryable): Promise<void> {
     await tx.query(`${ROLLUP_FROM('(SELECT farm_id, place, kind, ts, value FROM device_readings WHERE farm_id = $1) s')}`, [farm.id]);
     if (nursery) {
       await seedNurseryRules(tx, farm.id, ids);
+      await seedNurseryReports(tx, farm);
       continue;
     }
     const pump = ids.get('FLD-PUMP');
@@ -197,3 +198,36 @@ async function seedReports(tx: Queryable, farm: { id: number; bloc_id: number | 
     await add('disasterReports', { place, observedOn: day(ago), disasterType, affectedAreaMu, crop, grade, observer: '吴刚', photoUrls: photo(`disaster-${ago}`), remark });
   }
 }
+
+/**
+ * The seedling base's 苗情, 虫情 and 灾情: its grafted tomato seedlings followed from the
+ * cotyledons to lifting in its two houses, the whitefly and aphid traps, and a cold night.
+ */
+async function seedNurseryReports(tx: Queryable, farm: { id: number; bloc_id: number | null }): Promise<void> {
+  const by = (await tx.query<{ id: number }>(`SELECT id FROM users WHERE org_id = $1 ORDER BY id LIMIT 1`, [farm.id])).rows[0]?.id ?? null;
+  const add = (resource: string, data: Record<string, unknown>) =>
+    tx.query(`INSERT INTO resource_records(resource, farm_id, bloc_id, data, created_by, updated_by) VALUES ($1, $2, $3, $4, $5, $5)`, [resource, farm.id, farm.bloc_id, JSON.stringify(data), by]);
+  const photo = (name: string) => `https://img.example.com/farm-${farm.id}/${name}.jpg`;
+  const house2 = '育苗二号连栋温室';
+  // Plants per mu of tray bench: 72-hole trays, about 60 % of the floor under benches.
+  const seedling: [number, string, string, string, number, number, number, string][] = [
+    [36, NURSERY_HOUSE, '番茄', '子叶期', 2, 190000, 1, '出苗整齐，出苗率 96%'],
+    [29, NURSERY_HOUSE, '番茄', '二叶一心', 5, 188000, 1, '准备嫁接，砧木同步'],
+    [21, NURSERY_HOUSE, '番茄', '嫁接愈合期', 7, 181000, 2, '嫁接后第 5 天，约 3% 萎蔫，已遮阴保湿'],
+    [12, NURSERY_HOUSE, '番茄', '四叶一心', 12, 179000, 1, '愈合良好，开始炼苗'],
+    [18, house2, '黄瓜', '二叶一心', 6, 120000, 2, '夜温偏低，个别穴盘徒长'],
+    [7, house2, '黄瓜', '三叶一心', 10, 119000, 1, '炼苗中，待出圃'],
+  ];
+  for (const [ago, place, crop, stage, heightCm, densityPerMu, grade, remark] of seedling) {
+    await add('seedlingReports', { place, observedOn: day(ago), crop, stage, heightCm, densityPerMu, grade, observer: '韩雪', photoUrls: photo(`seedling-${ago}`), remark });
+  }
+  const insects: [number, string, string, number, string, number][] = [
+    [27, NURSERY_HOUSE, '白粉虱', 6, '番茄', 1], [20, NURSERY_HOUSE, '白粉虱', 19, '番茄', 2], [13, NURSERY_HOUSE, '白粉虱', 9, '番茄', 1],
+    [16, house2, '蚜虫', 24, '黄瓜', 2], [5, house2, '蚜虫', 7, '黄瓜', 1],
+  ];
+  for (const [ago, place, pest, trapCount, crop, grade] of insects) {
+    await add('insectReports', { place, observedOn: day(ago), pest, trapCount, crop, grade, observer: '韩雪', photoUrls: photo(`trap-${ago}`), remark: grade >= 2 ? '黄板加密，释放丽蚜小蜂' : '' });
+  }
+  await add('disasterReports', { place: house2, observedOn: day(17), disasterType: 'frost', affectedAreaMu: 0.4, crop: '黄瓜', grade: 1, observer: '韩雪', photoUrls: photo('disaster-17'), remark: '寒潮夜间棚温降到 9 ℃，热风机补温，边行叶缘轻微受冻' });
+}
+

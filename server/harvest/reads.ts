@@ -149,7 +149,7 @@ export interface SaleQuery extends Paging {
 
 export async function salePage(db: Queryable, user: SessionUser, q: SaleQuery) {
   const p = new Params();
-  const where = [farmScope(user, p, 'o.farm_id')];
+  const where = [farmScope(user, p, 'o.farm_id', 'read')];
   if (q.status) where.push(`o.status = ${p.add(q.status)}`);
   if (q.from) where.push(`o.ordered_on >= ${p.add(q.from)}`);
   if (q.to) where.push(`o.ordered_on <= ${p.add(q.to)}`);
@@ -187,7 +187,7 @@ export async function saleWithLines(db: Queryable, user: SessionUser, id: number
   const p = new Params();
   const { rows } = await db.query<Record<string, string>>(
     `SELECT o.id, o.farm_id, (SELECT name FROM organisations WHERE id = o.farm_id) AS farm_name, o.customer, o.customer_phone, o.ordered_on::text, o.status, o.total::text, o.note, NULL AS batches, 0 AS line_count
-       FROM sales_orders o WHERE o.id = ${p.add(id)} AND ${farmScope(user, p, 'o.farm_id')}`,
+       FROM sales_orders o WHERE o.id = ${p.add(id)} AND ${farmScope(user, p, 'o.farm_id', 'read')}`,
     p.values,
   );
   if (!rows[0]) return null;
@@ -214,12 +214,12 @@ export async function saleWithLines(db: Queryable, user: SessionUser, id: number
  */
 function entriesSql(user: SessionUser, p: Params): string {
   return `SELECT 'E' || e.id AS key, e.id AS entry_id, e.farm_id, e.entry_on, e.direction, e.category, e.amount, e.crop, e.source, e.source_id, e.note
-            FROM account_entries e WHERE ${farmScope(user, p, 'e.farm_id')}
+            FROM account_entries e WHERE ${farmScope(user, p, 'e.farm_id', 'read')}
           UNION ALL
           SELECT 'P' || m.id, NULL, m.farm_id, m.moved_on, 'expense', 'materials', t.amount, NULL, 'purchase', m.id, coalesce(m.purpose, m.reference)
             FROM material_movements m JOIN LATERAL (SELECT sum(l.amount) AS amount FROM material_movement_lines l WHERE l.movement_id = m.id) t ON TRUE
            WHERE m.direction = 'in' AND m.reverses_id IS NULL AND t.amount > 0
-             AND NOT EXISTS (SELECT 1 FROM material_movements r WHERE r.reverses_id = m.id) AND ${farmScope(user, p, 'm.farm_id')}`;
+             AND NOT EXISTS (SELECT 1 FROM material_movements r WHERE r.reverses_id = m.id) AND ${farmScope(user, p, 'm.farm_id', 'read')}`;
 }
 
 export interface PeriodQuery {

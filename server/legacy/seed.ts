@@ -3,7 +3,8 @@ import type { Queryable } from '../db/database.ts';
 /**
  * Demo notices and business for the demo accounts (server/seed/seed.ts creates those):
  * admin has more than 10 unread notices (the badge caps at 10), farm and farm2 have
- * authorisation requests to answer, tech and agent have business in several states.
+ * authorisation requests to answer, tech and agent have business in several states, the
+ * regional center and the configurer have a notice of their own.
  * Runs once: does nothing when business rows exist already.
  */
 export async function seedAccountsExtras(db: Queryable): Promise<void> {
@@ -82,5 +83,9 @@ export async function seedAccountsExtras(db: Queryable): Promise<void> {
   }
   const everyone = ['farm', 'farm2', 'provider', 'device', 'mobile', 'factory', 'center', 'nursery'].filter((u) => users.has(u)).map((u) => user(u));
   await addNotice({ title: '春耕生产技术指导意见', content: '请各农场根据墒情适时播种，注意防范倒春寒。', sender: admin.id, hoursAgo: 48 }, everyone.map((u, i) => ({ id: u.id, read: i % 2 === 0 })));
+  // The regional center's and the configurer's own, unread.
+  const own = (name: string) => (users.has(name) ? [{ id: user(name).id }] : []);
+  await addNotice({ title: '冬季设施蔬菜防寒减灾工作部署', content: '寒潮将至，请督促区域内农场、育苗基地检查温室保温和加温设备，按周报送苗情、灾情。', sender: admin.id, hoursAgo: 20 }, own('center'));
+  await addNotice({ title: '页面配置发布规范', content: '发布页面前，请在预览中分别以农场和厂家账号查看一次，并写明修改说明；回滚同样需要说明。', sender: admin.id, hoursAgo: 10 }, own('config'));
   await addNotice({ title: '农资购买提醒', content: '复合肥、种子团购活动本周五截止。', sender: agent.id, hoursAgo: 30 }, [{ id: farm.id }, { id: farm2.id, read: true }]);
 }

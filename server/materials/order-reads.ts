@@ -99,7 +99,7 @@ function canHints(user: SessionUser, side: Side, r: Row): Record<string, boolean
 
 export async function orderPage(db: Queryable, user: SessionUser, side: Side, q: OrderQuery): Promise<Page<Record<string, unknown>>> {
   const p = new Params();
-  const where = [sideScope(user, side, p)];
+  const where = [sideScope(user, side, p, 'read')];
   if (q.status) where.push(`o.status = ${p.add(q.status)}`);
   if (q.orderedOnFrom) where.push(`o.ordered_on >= ${p.add(q.orderedOnFrom)}::date`);
   if (q.orderedOnTo) where.push(`o.ordered_on <= ${p.add(q.orderedOnTo)}::date`);
@@ -124,7 +124,7 @@ export async function orderPage(db: Queryable, user: SessionUser, side: Side, q:
 
 export async function orderWithLines(db: Queryable, user: SessionUser, side: Side, id: number): Promise<Record<string, unknown> | null> {
   const p = new Params();
-  const { rows } = await db.query<Row>(`SELECT ${SELECT} FROM ${FROM} WHERE o.id = ${p.add(id)} AND ${sideScope(user, side, p)}`, p.values);
+  const { rows } = await db.query<Row>(`SELECT ${SELECT} FROM ${FROM} WHERE o.id = ${p.add(id)} AND ${sideScope(user, side, p, 'read')}`, p.values);
   if (!rows[0]) return null;
   const lines = await db.query<Record<string, string>>(
     `SELECT id, line_no, material_id, name, specification, unit, trim_scale(quantity)::text AS quantity, trim_scale(unit_price)::text AS unit_price,

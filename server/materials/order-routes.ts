@@ -147,7 +147,7 @@ function registerCustomers(app: TypedApp) {
       const me = requireCan(req, 'allFertilizerUser');
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       const p = new Params();
-      const where = [sideScope(me, 'seller', p)];
+      const where = [sideScope(me, 'seller', p, 'read')];
       if (req.query.keyword) where.push(`lower(f.name) LIKE ${p.add(likePattern(req.query.keyword.toLowerCase()))} ESCAPE '\\'`);
       const grouped = `
         SELECT f.id, f.name, f.city, f.contact, f.phone, count(*)::int AS orders,

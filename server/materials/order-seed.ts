@@ -1,6 +1,6 @@
 /**
  * Demo purchase orders between the two demo farms and the demo manufacturer (丰沃肥业), in
- * every state, with their shipments and, for the received ones, the stock-in movements
+ * every state, and the seedling base's seed orders to its seed company, with their shipments and, for the received ones, the stock-in movements
  * the receipt posts (lines only: the materials seed computes every balance from the lines
  * afterwards, so balances stay the sum of the movements). Each received shipment line is a
  * batch of its own at the order's price, so the ledger's average cost stays that price.
@@ -52,6 +52,24 @@ const ORDERS: SeedOrder[] = [
   },
 ];
 
+/** The seedling base buys its tomato seed from its seed company (orders to a supplier of its own). */
+const NURSERY_ORDERS: SeedOrder[] = [
+  {
+    day: -120, status: 'closed', note: '秋冬茬番茄嫁接苗用种', toSupplier: true, lines: [['ZM-001', 30, 82]],
+    shipments: [{ day: -117, quantities: [30], received: true, waybill: 'SF1402210442' }],
+  },
+  {
+    day: -45, status: 'received', note: '冬春茬用种，分两批到货', toSupplier: true, lines: [['ZM-001', 40, 84]],
+    shipments: [
+      { day: -42, quantities: [25], received: true, waybill: 'YTO8830125' },
+      { day: -38, quantities: [15], received: true, waybill: 'YTO8830177' },
+    ],
+  },
+  { day: -3, status: 'submitted', note: '明年春茬备种，请确认发芽率报告', toSupplier: true, lines: [['ZM-001', 25, 85]] },
+  { day: 0, status: 'draft', note: '待技术员确认品种', toSupplier: true, lines: [['ZM-001', 10, 85]] },
+];
+const CONTACTS = ['赵立新 13845011101', '孙大伟 13945022201', '韩雪 13563620031'];
+
 function addDays(day: string, n: number): string {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + n);
@@ -62,8 +80,9 @@ export async function seedOrders(db: Queryable, today: string): Promise<void> {
   const factory = (await db.query<{ id: number }>('SELECT id FROM organisations WHERE type = 1 ORDER BY id LIMIT 1')).rows[0];
   if (!factory) return;
   const farms = (
-    await db.query<{ id: number; user_id: number | null }>(
-      `SELECT o.id, (SELECT min(u.id) FROM users u WHERE u.org_id = o.id) AS user_id FROM organisations o WHERE o.type = 0 ORDER BY o.id LIMIT 2`,
+    await db.query<{ id: number; type: number; user_id: number | null }>(
+      `(SELECT o.id, o.type, (SELECT min(u.id) FROM users u WHERE u.org_id = o.id) AS user_id FROM organisations o WHERE o.type = 0 ORDER BY o.id LIMIT 2)
+       UNION ALL (SELECT o.id, o.type, (SELECT min(u.id) FROM users u WHERE u.org_id = o.id) FROM organisations o WHERE o.type = 4 ORDER BY o.id LIMIT 1)`,
     )
   ).rows;
   const factoryUser = (await db.query<{ id: number | null }>('SELECT min(id) AS id FROM users WHERE org_id = $1', [factory.id])).rows[0].id;
@@ -75,13 +94,13 @@ export async function seedOrders(db: Queryable, today: string): Promise<void> {
     const supplier = (await records('farmMaterialsSupplier'))[0];
     if (!store) continue;
     // The second farm keeps fewer of them: the same stories, a little later.
-    for (const o of n === 0 ? ORDERS : ORDERS.filter((_, i) => i % 2 === 1 || i >= 4)) {
+    for (const o of farm.type === 4 ? NURSERY_ORDERS : n === 0 ? ORDERS : ORDERS.filter((_, i) => i % 2 === 1 || i >= 4)) {
       const orderedOn = addDays(today, o.day - n);
       const { rows } = await db.query<{ id: number }>(
         `INSERT INTO purchase_orders(farm_id, seller_org_id, supplier_id, store_id, status, ordered_on, expected_on, contact, note, refuse_reason, created_by, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $6::date + time '10:00') RETURNING id`,
         [farm.id, o.toSupplier ? null : factory.id, o.toSupplier ? supplier?.id ?? null : null, store.id, o.status, orderedOn, addDays(orderedOn, 10),
-          n === 0 ? '赵立新 13845011101' : '孙大伟 13945022201', o.note ?? null, o.refuseReason ?? null, farm.user_id],
+          CONTACTS[Math.min(n, CONTACTS.length - 1)], o.note ?? null, o.refuseReason ?? null, farm.user_id],
       );
       const orderId = Number(rows[0].id);
       const lineIds: number[] = [];

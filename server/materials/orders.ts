@@ -27,6 +27,7 @@ import type { Lang } from '../i18n/lang.ts';
 import { invalidInput } from '../resources/validation.ts';
 import { compareDecimal, decimalPlaces, numberText, subtractDecimal } from './decimal.ts';
 import { farmScope, MaterialsLedger } from './ledger.ts';
+import type { ScopeMode } from '../auth/region-scope.ts';
 import { movementNumber } from './numbers.ts';
 import './order-messages.ts';
 import './messages.ts';
@@ -102,10 +103,10 @@ function refuse(errors: FieldError[], lang: Lang): never {
 }
 
 /** The WHERE of the orders a side of the caller sees (`o` is purchase_orders). */
-export function sideScope(user: SessionUser, side: Side, p: Params): string {
-  if (side === 'buyer') return farmScope(user, p, 'o.farm_id');
+export function sideScope(user: SessionUser, side: Side, p: Params, mode: ScopeMode = 'write'): string {
+  if (side === 'buyer') return farmScope(user, p, 'o.farm_id', mode);
   // A draft is the farm's own business until it is submitted.
-  const own = user.platformAdmin ? 'o.seller_org_id IS NOT NULL' : user.orgId != null ? `o.seller_org_id = ${p.add(user.orgId)}` : 'FALSE';
+  const own = user.platformAdmin || (mode === 'read' && user.readsPlatform) ? 'o.seller_org_id IS NOT NULL' : user.orgId != null ? `o.seller_org_id = ${p.add(user.orgId)}` : 'FALSE';
   return `${own} AND o.status <> 'draft'`;
 }
 

@@ -11,6 +11,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { likePattern } from '../resources/sql.ts';
 import { pageOf, type Page } from '../resources/page.ts';
 import { farmScope } from './ledger.ts';
+import type { ScopeMode } from '../auth/region-scope.ts';
 import { movementNumber } from './numbers.ts';
 
 /** Days before expiry from which a batch counts as near expiry. */
@@ -30,7 +31,7 @@ const num = (v: string | number | null) => (v === null ? null : Number(v));
 
 export async function stockPage(db: Queryable, user: SessionUser, q: StockQuery, today: string): Promise<Page<Record<string, unknown>>> {
   const p = new Params();
-  const where = [farmScope(user, p, 'b.farm_id')];
+  const where = [farmScope(user, p, 'b.farm_id', 'read')];
   if (q.storeId) where.push(`b.store_id = ${p.add(q.storeId)}`);
   if (q.materialId) where.push(`b.material_id = ${p.add(q.materialId)}`);
   if (q.category) where.push(`m.data->>'category' = ${p.add(q.category)}`);
@@ -167,7 +168,7 @@ function movementView(r: MovementRow) {
 
 export async function movementPage(db: Queryable, user: SessionUser, q: MovementQuery): Promise<Page<Record<string, unknown>>> {
   const p = new Params();
-  const where = [farmScope(user, p, 'm.farm_id')];
+  const where = [farmScope(user, p, 'm.farm_id', 'read')];
   if (q.direction) where.push(`m.direction = ${p.add(q.direction)}`);
   if (q.storeId) where.push(`m.store_id = ${p.add(q.storeId)}`);
   if (q.movedOnFrom) where.push(`m.moved_on >= ${p.add(q.movedOnFrom)}::date`);
@@ -182,9 +183,9 @@ export async function movementPage(db: Queryable, user: SessionUser, q: Movement
 }
 
 /** One movement of the caller's scope with its lines, or null. */
-export async function movementWithLines(db: Queryable, user: SessionUser, id: number): Promise<Record<string, unknown> | null> {
+export async function movementWithLines(db: Queryable, user: SessionUser, id: number, mode: ScopeMode = 'write'): Promise<Record<string, unknown> | null> {
   const p = new Params();
-  const { rows } = await db.query<MovementRow>(`SELECT ${MOVEMENT_SELECT} FROM ${MOVEMENT_FROM} WHERE m.id = ${p.add(id)} AND ${farmScope(user, p, 'm.farm_id')}`, p.values);
+  const { rows } = await db.query<MovementRow>(`SELECT ${MOVEMENT_SELECT} FROM ${MOVEMENT_FROM} WHERE m.id = ${p.add(id)} AND ${farmScope(user, p, 'm.farm_id', mode)}`, p.values);
   if (!rows[0]) return null;
   const lines = await db.query<{ line_no: number; material_id: number; material: Record<string, unknown> | null; batch: string; quantity: string; unit_price: string; amount: string; produced_on: string | null; expires_on: string | null }>(
     `SELECT l.line_no, l.material_id, mt.data AS material, l.batch, trim_scale(l.quantity)::text AS quantity, trim_scale(l.unit_price)::text AS unit_price,

@@ -23,7 +23,7 @@ export interface RequirementQuery {
 
 export async function requirementPage(db: Queryable, user: SessionUser, q: RequirementQuery): Promise<Page<Record<string, unknown>>> {
   const p = new Params();
-  const where = [`g.resource = 'plantGroups'`, farmScope(user, p, 'g.farm_id'), `coalesce(g.data->>'status', 'planned') IN ('planned', 'growing')`];
+  const where = [`g.resource = 'plantGroups'`, farmScope(user, p, 'g.farm_id', 'read'), `coalesce(g.data->>'status', 'planned') IN ('planned', 'growing')`];
   if (q.groupId) where.push(`g.id = ${p.add(q.groupId)}`);
   const today = p.add(q.today);
   const needs = `

@@ -279,7 +279,7 @@ function registerReads(app: TypedApp, ledger: MaterialsLedger) {
     async (req) => {
       const me = requireCan(req, { menus: STORE_MENUS });
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const movement = await movementWithLines(app.db, me, req.params.id);
+      const movement = await movementWithLines(app.db, me, req.params.id, 'read');
       if (!movement) throw notFound();
       return ok(movement);
     },

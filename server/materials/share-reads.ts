@@ -85,7 +85,7 @@ export interface OfferQuery {
 
 export async function offerPage(db: Queryable, user: SessionUser, q: OfferQuery, today: string): Promise<Page<Record<string, unknown>>> {
   const p = new Params();
-  const where = [offerScope(user, p)];
+  const where = [offerScope(user, p, 'read')];
   if (q.mine) where.push(ownFarm(user) == null ? 'FALSE' : `so.farm_id = ${p.add(ownFarm(user))}`);
   if (q.keyword) {
     const k = p.add(likePattern(q.keyword.toLowerCase()));
@@ -152,7 +152,7 @@ export async function requestPage(db: Queryable, user: SessionUser, q: { side?: 
   const p = new Params();
   const farm = ownFarm(user);
   const where: string[] = [];
-  if (!user.platformAdmin) {
+  if (!user.platformAdmin && !user.readsPlatform) {
     if (farm == null) where.push('FALSE');
     else if (q.side === 'mine') where.push(`r.farm_id = ${p.add(farm)}`);
     else if (q.side === 'toMe') where.push(`so.farm_id = ${p.add(farm)}`);

@@ -19,6 +19,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.ts';
 import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
+import type { ScopeMode } from '../auth/region-scope.ts';
 import { audit } from '../audit/log.ts';
 import { ApiError, business, forbidden, notFound, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
@@ -86,8 +87,8 @@ export function ownFarm(user: SessionUser): number | null {
  * The WHERE of the offers the caller sees (`so` is share_offers): its own, the open ones of
  * the other farms of its bloc, and those it requested. Never another bloc's.
  */
-export function offerScope(user: SessionUser, p: Params): string {
-  if (user.platformAdmin) return 'TRUE';
+export function offerScope(user: SessionUser, p: Params, mode: ScopeMode = 'write'): string {
+  if (user.platformAdmin || (mode === 'read' && user.readsPlatform)) return 'TRUE';
   const farm = ownFarm(user);
   if (farm == null) return 'FALSE';
   const mine = `so.farm_id = ${p.add(farm)}`;

@@ -141,7 +141,7 @@ export interface InputsQuery {
  */
 export async function inputsPage(db: Queryable, user: SessionUser, q: InputsQuery): Promise<Page<Record<string, unknown>>> {
   const p = new Params();
-  const where = [farmScope(user, p, 'o.farm_id'), `o.direction = 'out'`, 'o.reverses_id IS NULL', 'NOT EXISTS (SELECT 1 FROM material_movements r WHERE r.reverses_id = o.id)'];
+  const where = [farmScope(user, p, 'o.farm_id', 'read'), `o.direction = 'out'`, 'o.reverses_id IS NULL', 'NOT EXISTS (SELECT 1 FROM material_movements r WHERE r.reverses_id = o.id)'];
   if (q.from) where.push(`o.moved_on >= ${p.add(q.from)}::date`);
   if (q.to) where.push(`o.moved_on <= ${p.add(q.to)}::date`);
   const groupWhere = [`g.resource = 'plantGroups'`];

@@ -350,13 +350,13 @@ function registerOverview(app: TypedApp, store: PlantingRecords) {
       const now = today();
       const weekAgo = today(-6);
       const p = new Params();
-      const g = scopeCondition(groups, me, p);
+      const g = scopeCondition(groups, me, p, 'r', 'read');
       const byStage = await app.db.query<{ stage: string; n: number }>(
         `SELECT r.data->>'stage' AS stage, count(*)::int AS n FROM resource_records r WHERE r.resource = ${ident(groups.name)} AND ${g} AND coalesce(r.data->>'status', 'growing') IN ('planned', 'growing') GROUP BY 1 ORDER BY 2 DESC, 1`,
         p.values,
       );
       const p2 = new Params();
-      const tc = scopeCondition(tasks, me, p2);
+      const tc = scopeCondition(tasks, me, p2, 'r', 'read');
       const todayParam = p2.add(now);
       const counts = await app.db.query<{ due_today: number; overdue: number; open: number }>(
         `SELECT count(*) FILTER (WHERE r.data->>'dueOn' = ${todayParam} AND r.data->>'status' <> 'done')::int AS due_today,
@@ -366,7 +366,7 @@ function registerOverview(app: TypedApp, store: PlantingRecords) {
         p2.values,
       );
       const p3 = new Params();
-      const rc = scopeCondition(records, me, p3);
+      const rc = scopeCondition(records, me, p3, 'r', 'read');
       const week = await app.db.query<{ n: number; hours: string | null }>(
         `SELECT count(*)::int AS n, sum((r.data->>'hours')::numeric) AS hours FROM resource_records r
           WHERE r.resource = ${ident(records.name)} AND ${rc} AND r.data->>'doneOn' BETWEEN ${p3.add(weekAgo)} AND ${p3.add(now)}`,
@@ -408,7 +408,7 @@ function registerOverview(app: TypedApp, store: PlantingRecords) {
       const q = { ...req.query, pageIndex: req.query.pageIndex ?? 1, pageSize: req.query.pageSize ?? 10 };
       const p = new Params();
       const now = p.add(today());
-      const cond = `r.resource = ${ident(tasks.name)} AND ${scopeCondition(tasks, me, p)} AND r.data->>'status' <> 'done' AND r.data->>'dueOn' ${q.when === 'today' ? '=' : '<'} ${now}`;
+      const cond = `r.resource = ${ident(tasks.name)} AND ${scopeCondition(tasks, me, p, 'r', 'read')} AND r.data->>'status' <> 'done' AND r.data->>'dueOn' ${q.when === 'today' ? '=' : '<'} ${now}`;
       const total = (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resource_records r WHERE ${cond}`, p.values)).rows[0].n;
       // Its own parameter, added after the count: one placeholder compared as text above and cast
       // to a date below would be given two types, which PostgreSQL refuses.

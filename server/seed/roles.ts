@@ -16,6 +16,8 @@ export interface RoleSpec {
   name: LocalText;
   description: string;
   platform?: boolean;
+  /** Reads every organisation's records, writes none beyond its own scope (migration 140). */
+  readsPlatform?: boolean;
   /** undefined: every menu and element code of the tree. */
   grants?: Grant[];
   /** Every menu code of the tree besides the grants, without their element codes (reads only). */
@@ -59,7 +61,7 @@ export const ROLE_SPECS: RoleSpec[] = [
     name: { zh: '农资厂家', en: 'Manufacturer', es: 'Fabricante' },
     description: 'Fertilizer and input manufacturer: its products, dealers, orders and product libraries.',
     grants: [
-      all('farmMain'), all('fertilizerFactory'), all('shareMaterial'), some('marketing', ['introduce', 'brand']),
+      all('farmMain'), all('fertilizerFactory'), some('marketing', ['introduce', 'brand']),
       some('bigData-kms', ['tankFactory', 'tankFertilizer', 'tankPesticide', 'tankSeed', 'tankSeedling', 'tankAgent']),
       // The cross-kind list and the one library form (material/add|edit|show/…/:mainType), read-only:
       // writing an entry still needs its kind's element code (server/knowledge/library-extensions.ts).
@@ -102,9 +104,10 @@ export const ROLE_SPECS: RoleSpec[] = [
   {
     code: 'customerAgent',
     name: { zh: '客户经理', en: 'Customer agent', es: 'Agente de clientes' },
-    description: 'Looks after customers: its customer list, products and sales; reads the map and notices.',
+    description: 'Looks after customers: its customer list and business; reads the knowledge base and notices.',
     grants: [
-      all('yxhome'), all('customerAgent'), all('showMap', true), some('marketing', ['introduce', 'sale']),
+      // Its own customers and business; no farm's records (it belongs to no organisation or bloc).
+      all('customerAgent'),
       some('agricultureKnowledge', ['agricultureKnowledgeIndex', 'notice'], true),
     ],
   },
@@ -135,6 +138,7 @@ export const ROLE_SPECS: RoleSpec[] = [
       'Changes screens, menus and translations in the schema studio and publishes them: the studio codes, and every menu code (to preview screens with real data) without any other element code.',
     grants: [all('studio')],
     everyMenu: true,
+    readsPlatform: true,
   },
 ];
 

@@ -120,8 +120,8 @@ async function seedDemo(tx: Queryable, doc: MenuDocument, hashes: string[]): Pro
   for (const spec of ROLE_SPECS) {
     const { menus, elements } = resolveGrants(spec, doc);
     const { rows } = await tx.query<{ id: number }>(
-      `INSERT INTO roles(code, name, description, menus, elements, platform) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [spec.code, JSON.stringify(spec.name), spec.description, menus, elements, spec.platform === true],
+      `INSERT INTO roles(code, name, description, menus, elements, platform, reads_platform) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [spec.code, JSON.stringify(spec.name), spec.description, menus, elements, spec.platform === true, spec.readsPlatform === true],
     );
     roleIds.set(spec.code, rows[0].id);
   }

@@ -7,10 +7,10 @@ import { fillRoute, idParamOf, resolveRoute, routeParams, type Action, type Scre
 import { resolveParams, resolveValue, type ValueContext } from '../../runtime/schema/values.ts';
 import { actionAllowed, elementAllowed, type GateContext } from '../../runtime/screens/gating.ts';
 import { resolveEndpoint, resourceOperation, transitionRequest } from '../../runtime/screens/endpoints.ts';
-import { fixedQuery } from '../../runtime/screens/filters.ts';
 import { buildForm, formModel, submitBody } from '../../runtime/screens/form-schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { engines } from '../support/engines.ts';
+import { tableSource, withQuery, type EndpointRef } from '../support/screen-sources.ts';
 import { importableFields, importHeader } from '../../runtime/schema/resource-import.ts';
 import { operationEndpoint } from '../../runtime/protocol/operations.ts';
 
@@ -171,7 +171,7 @@ async function walkAs(t: TestApp, username: string) {
         return;
       }
       if (action.kind === 'export') {
-        const src = tableSource(v.screen as TableParts & Screen, ctx, v.screen.resource);
+        const src = tableSource(registry, v.screen as TableParts & Screen, ctx, v.screen.resource);
         if (src) await probe(name, action, 'GET', withQuery(src, { pageIndex: 1, pageSize: 100 }));
         return;
       }
@@ -254,9 +254,9 @@ async function walkAs(t: TestApp, username: string) {
       }
     };
 
-    const walkTable = async (parts: TableParts, ctx: ValueContext, resource: string | undefined, endpoint: Parameters<typeof tableSource>[0]['endpoint'], at: string) => {
+    const walkTable = async (parts: TableParts, ctx: ValueContext, resource: string | undefined, endpoint: EndpointRef | undefined, at: string) => {
       await offer(parts.toolbar, ctx, {}, `${at} toolbar`);
-      const src = tableSource({ ...parts, endpoint }, ctx, resource);
+      const src = tableSource(registry, { ...parts, endpoint }, ctx, resource);
       if (!src) return;
       const r = await call('GET', parts.paged === false ? src : withQuery(src, { pageIndex: 1, pageSize: 10 }));
       if (r.status !== 200) return void problems.push(`${at}: reading ${src} answered ${r.status}`);
@@ -314,25 +314,4 @@ async function walkAs(t: TestApp, username: string) {
 
 function label(a: Action): string {
   return typeof a.label === 'string' ? a.label : a.label.zh;
-}
-
-/** The URL a table reads its rows from, or null when a fixed filter has no value yet. */
-function tableSource(parts: TableParts & { endpoint?: Parameters<typeof resolveEndpoint>[0] }, ctx: ValueContext, resource: string | undefined): string | null {
-  const ref = parts.endpoint ?? (resource ? { operation: 'page' as const, resource } : undefined);
-  if (!ref) return null;
-  const ep = resolveEndpoint(ref, ctx, registry, resource);
-  const fixed = fixedQuery(parts.fixedFilters, ctx);
-  if (!ep || !fixed) return null;
-  return withQuery(ep.url, fixed);
-}
-
-function withQuery(url: string, q: Record<string, unknown>): string {
-  const [path, search] = url.split('?');
-  const params = new URLSearchParams(search);
-  for (const [k, v] of Object.entries(q)) {
-    if (Array.isArray(v)) for (const x of v) params.append(k, String(x));
-    else if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
-  }
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
 }
