@@ -39,4 +39,16 @@ describe('the regional center', () => {
     const stat = page.locator('.ant-statistic').filter({ has: page.getByText('在田面积', { exact: true }) }).first();
     await expect.poll(async () => Number((await stat.locator('.ant-statistic-content-value').innerText().catch(() => '0')).replace(/,/g, ''))).toBeGreaterThan(0);
   });
+
+  it('compares its farms’ places in the environment charts, each line named with its farm', async () => {
+    await page.goto('/environment/index');
+    const chart = page.locator('.eqc-chart[role="img"]').first();
+    await chart.waitFor();
+    // Same-named houses of two farms are two lines: every line of a several-farm viewer names its farm.
+    const label = (await chart.getAttribute('aria-label')) ?? '';
+    const lines = label.slice(label.indexOf(':') + 1).split(',').map((s) => s.trim()).filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^(禾丰生态农场|嫩江源合作农场|绿源育苗基地) · /);
+  });
 });
+
