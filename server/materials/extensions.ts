@@ -21,6 +21,16 @@ async function checkMaterial(ctx: HookContext, data: Data, farmId: number | null
   if (data.safetyIntervalDays !== undefined && data.category !== 'pesticide') {
     errors.push({ field: 'safetyIntervalDays', message: t(ctx.lang, 'materials.safetyIntervalPesticideOnly') });
   }
+  // What one unit holds comes as a pair, in a unit other than the material's own.
+  if (data.contentPerUnit !== undefined && (typeof data.contentUnit !== 'string' || !data.contentUnit.trim())) {
+    errors.push({ field: 'contentUnit', message: t(ctx.lang, 'materials.contentUnitNeeded') });
+  }
+  if (typeof data.contentUnit === 'string' && data.contentUnit.trim() && data.contentPerUnit === undefined) {
+    errors.push({ field: 'contentPerUnit', message: t(ctx.lang, 'materials.contentPerUnitNeeded') });
+  }
+  if (typeof data.contentUnit === 'string' && data.contentUnit.trim() === data.unit) {
+    errors.push({ field: 'contentUnit', message: t(ctx.lang, 'materials.contentUnitSame', { unit: String(data.unit) }) });
+  }
   if (typeof data.goodsCode === 'string') {
     // Serialises two writes of the same code on one farm; the unique index is the last guard.
     await ctx.tx.query('SELECT pg_advisory_xact_lock(74250, $1)', [farmId ?? 0]);

@@ -7,6 +7,21 @@ export const msg = defineMessages({
     en: 'Not enough stock: {store} has only {left} {unit} of “{material}”{batch} left; this movement takes {wanted} {unit}',
     es: 'Existencias insuficientes: en {store} solo quedan {left} {unit} de «{material}»{batch}; este movimiento saca {wanted} {unit}',
   },
+  'materials.contentUnitNeeded': {
+    zh: '填写了每单位含量，请同时填写含量单位（如 公斤、克、毫升）',
+    en: 'With a content per unit, give its unit too (e.g. kg, g, ml)',
+    es: 'Con un contenido por unidad, indique también su unidad (p. ej. kg, g, ml)',
+  },
+  'materials.contentPerUnitNeeded': {
+    zh: '填写了含量单位，请同时填写每单位含量',
+    en: 'With a content unit, give the content per unit too',
+    es: 'Con una unidad del contenido, indique también el contenido por unidad',
+  },
+  'materials.contentUnitSame': {
+    zh: '含量单位不能与库存单位「{unit}」相同',
+    en: 'The content unit cannot be the stock unit “{unit}”',
+    es: 'La unidad del contenido no puede ser la unidad de existencias «{unit}»',
+  },
   'materials.batchOf': { zh: '（批次 {batch}）', en: ' (batch {batch})', es: ' (lote {batch})' },
   'materials.storeMissing': { zh: '仓库不存在', en: 'The store does not exist', es: 'El almacén no existe' },
   'materials.materialMissing': { zh: '农资不存在', en: 'The material does not exist', es: 'El insumo no existe' },

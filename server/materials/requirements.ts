@@ -4,14 +4,17 @@
  * caller's farm scope, the plan items not yet over carry materials per mu; the need is that
  * amount × the group's area, summed per farm, material name and unit. The stock is the
  * ledger's balance of the catalogue material of the same name (the plans name materials in
- * words, the catalogue by goods code). Where the units differ (a plan in 公斤, the catalogue
- * in 袋 of 50 公斤) no shortfall is computed: the row says so rather than guess a conversion.
+ * words, the catalogue by goods code). The need is converted to the catalogue's unit: the
+ * same unit; a mass or volume of the same family (克 → 公斤); or through what one catalogue
+ * unit holds (`contentPerUnit` `contentUnit`: a plan in 克, the catalogue in 袋 of 100 克).
+ * Where none applies no shortfall is computed: the row says so rather than guess.
  */
 import type { Queryable } from '../db/database.ts';
 import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { pageOf, type Page } from '../resources/page.ts';
 import { farmScope } from './ledger.ts';
+import { unitScalesSql } from './units.ts';
 
 export interface RequirementQuery {
   groupId: number;
@@ -42,20 +45,30 @@ export async function requirementPage(db: Queryable, user: SessionUser, q: Requi
      GROUP BY g.farm_id, m->>'name', m->>'unit'`;
   const rowsSql = `
     SELECT n.*, c.id AS material_id, c.data->>'unit' AS stock_unit, c.data->>'goodsCode' AS goods_code,
-           (SELECT coalesce(sum(b.quantity), 0) FROM material_balances b WHERE b.material_id = c.id) AS stock
+           (SELECT coalesce(sum(b.quantity), 0) FROM material_balances b WHERE b.material_id = c.id) AS stock,
+           -- One need unit in catalogue units: the same unit, the same family, or through the package's content.
+           CASE WHEN n.unit = c.data->>'unit' THEN 1::numeric
+                WHEN pu.family = su.family THEN pu.scale / su.scale
+                WHEN (c.data->>'contentPerUnit')::numeric > 0 AND n.unit = c.data->>'contentUnit' THEN 1 / (c.data->>'contentPerUnit')::numeric
+                WHEN (c.data->>'contentPerUnit')::numeric > 0 AND pu.family = cu.family THEN pu.scale / cu.scale / (c.data->>'contentPerUnit')::numeric
+           END AS factor
       FROM (${needs}) n
-      LEFT JOIN LATERAL (SELECT id, data FROM resource_records c WHERE c.resource = 'farmMaterials' AND c.farm_id = n.farm_id AND lower(c.data->>'name') = lower(n.material) ORDER BY c.id LIMIT 1) c ON TRUE`;
+      LEFT JOIN LATERAL (SELECT id, data FROM resource_records c WHERE c.resource = 'farmMaterials' AND c.farm_id = n.farm_id AND lower(c.data->>'name') = lower(n.material) ORDER BY c.id LIMIT 1) c ON TRUE
+      LEFT JOIN (VALUES ${unitScalesSql()}) pu(unit, family, scale) ON pu.unit = n.unit
+      LEFT JOIN (VALUES ${unitScalesSql()}) su(unit, family, scale) ON su.unit = c.data->>'unit'
+      LEFT JOIN (VALUES ${unitScalesSql()}) cu(unit, family, scale) ON cu.unit = c.data->>'contentUnit'`;
   const stateSql = `
-    SELECT x.*, CASE WHEN x.material_id IS NULL THEN 'notInCatalogue'
-                     WHEN x.stock_unit IS DISTINCT FROM x.unit THEN 'unitDiffers'
-                     WHEN x.stock < x.needed THEN 'short' ELSE 'enough' END AS state
+    SELECT x.*, x.needed * x.factor AS needed_stock,
+           CASE WHEN x.material_id IS NULL THEN 'notInCatalogue'
+                WHEN x.factor IS NULL THEN 'unitDiffers'
+                WHEN x.stock < x.needed * x.factor THEN 'short' ELSE 'enough' END AS state
       FROM (${rowsSql}) x`;
   const filter = q.state ? `WHERE s.state = ${p.add(q.state)}` : '';
   const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${stateSql}) s ${filter}`, p.values)).rows[0].n;
   const { rows } = await db.query<Record<string, string | number | null>>(
     `SELECT s.farm_id, s.group_id, s.material, s.unit, trim_scale(round(s.needed, 3))::text AS needed, s.first_on, s.groups, s.items, s.material_id, s.goods_code,
-            s.stock_unit, trim_scale(s.stock)::text AS stock, s.state,
-            CASE WHEN s.state = 'short' THEN trim_scale(round(s.needed - s.stock, 3))::text END AS shortfall
+            s.stock_unit, trim_scale(s.stock)::text AS stock, s.state, trim_scale(round(s.needed_stock, 3))::text AS needed_stock,
+            CASE WHEN s.state = 'short' THEN trim_scale(round(s.needed_stock - s.stock, 3))::text END AS shortfall
        FROM (${stateSql}) s ${filter}
       ORDER BY CASE s.state WHEN 'short' THEN 0 WHEN 'unitDiffers' THEN 1 WHEN 'notInCatalogue' THEN 2 ELSE 3 END, s.first_on, s.material
       LIMIT ${p.add(q.pageSize)} OFFSET ${p.add((q.pageIndex - 1) * q.pageSize)}`,
@@ -76,6 +89,8 @@ export async function requirementPage(db: Queryable, user: SessionUser, q: Requi
       goodsCode: r.goods_code,
       stock: r.material_id === null ? null : Number(r.stock),
       stockUnit: r.stock_unit,
+      // The need in the catalogue's unit (null where it cannot be converted).
+      neededInStockUnit: r.needed_stock === null ? null : Number(r.needed_stock),
       state: r.state,
       shortfall: r.shortfall === null ? null : Number(r.shortfall),
     })),

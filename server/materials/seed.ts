@@ -28,25 +28,28 @@ interface Item {
   registrationNo?: string;
   safetyIntervalDays?: number;
   shelfLifeMonths?: number;
+  /** What one unit holds (40 公斤 a bag), so that plan amounts in 公斤 or 克 convert. */
+  contentPerUnit?: number;
+  contentUnit?: string;
 }
 
 const COMMON: Item[] = [
-  { code: 'FL-001', name: '复合肥 15-15-15', category: 'fertilizer', specification: '50 公斤/袋，N-P₂O₅-K₂O 15-15-15', unit: '袋', manufacturer: '史丹利农业集团股份有限公司', unitPrice: 165, safetyStock: 20, shelfLifeMonths: 36 },
-  { code: 'FL-002', name: '尿素', category: 'fertilizer', specification: '40 公斤/袋，含氮 46.4%', unit: '袋', manufacturer: '中海石油化学股份有限公司', unitPrice: 110, safetyStock: 30, shelfLifeMonths: 36 },
-  { code: 'FL-003', name: '磷酸二铵', category: 'fertilizer', specification: '50 公斤/袋，18-46-0', unit: '袋', manufacturer: '云天化股份有限公司', unitPrice: 205, safetyStock: 15, shelfLifeMonths: 36 },
-  { code: 'FL-004', name: '硫酸钾', category: 'fertilizer', specification: '50 公斤/袋，K₂O ≥ 50%', unit: '袋', manufacturer: '国投新疆罗布泊钾盐有限责任公司', unitPrice: 190, safetyStock: 10, shelfLifeMonths: 36 },
-  { code: 'NY-001', name: '吡虫啉 10% 可湿性粉剂', category: 'pesticide', specification: '100 克/袋', unit: '袋', manufacturer: '江苏红太阳集团股份有限公司', unitPrice: 8.5, safetyStock: 50, registrationNo: 'PD20096870', safetyIntervalDays: 14, shelfLifeMonths: 24 },
-  { code: 'NY-002', name: '阿维菌素 1.8% 乳油', category: 'pesticide', specification: '500 毫升/瓶', unit: '瓶', manufacturer: '河北威远生物化工有限公司', unitPrice: 18, safetyStock: 10, registrationNo: 'PD20070171', safetyIntervalDays: 7, shelfLifeMonths: 24 },
-  { code: 'NY-003', name: '代森锰锌 80% 可湿性粉剂', category: 'pesticide', specification: '500 克/袋', unit: '袋', manufacturer: '利民化学股份有限公司', unitPrice: 22, safetyStock: 20, registrationNo: 'PD20081234', safetyIntervalDays: 15, shelfLifeMonths: 24 },
+  { code: 'FL-001', name: '复合肥 15-15-15', category: 'fertilizer', specification: '50 公斤/袋，N-P₂O₅-K₂O 15-15-15', unit: '袋', manufacturer: '史丹利农业集团股份有限公司', unitPrice: 165, safetyStock: 20, shelfLifeMonths: 36, contentPerUnit: 50, contentUnit: '公斤' },
+  { code: 'FL-002', name: '尿素', category: 'fertilizer', specification: '40 公斤/袋，含氮 46.4%', unit: '袋', manufacturer: '中海石油化学股份有限公司', unitPrice: 110, safetyStock: 30, shelfLifeMonths: 36, contentPerUnit: 40, contentUnit: '公斤' },
+  { code: 'FL-003', name: '磷酸二铵', category: 'fertilizer', specification: '50 公斤/袋，18-46-0', unit: '袋', manufacturer: '云天化股份有限公司', unitPrice: 205, safetyStock: 15, shelfLifeMonths: 36, contentPerUnit: 50, contentUnit: '公斤' },
+  { code: 'FL-004', name: '硫酸钾', category: 'fertilizer', specification: '50 公斤/袋，K₂O ≥ 50%', unit: '袋', manufacturer: '国投新疆罗布泊钾盐有限责任公司', unitPrice: 190, safetyStock: 10, shelfLifeMonths: 36, contentPerUnit: 50, contentUnit: '公斤' },
+  { code: 'NY-001', name: '吡虫啉 10% 可湿性粉剂', category: 'pesticide', specification: '100 克/袋', unit: '袋', manufacturer: '江苏红太阳集团股份有限公司', unitPrice: 8.5, safetyStock: 50, registrationNo: 'PD20096870', safetyIntervalDays: 14, shelfLifeMonths: 24, contentPerUnit: 100, contentUnit: '克' },
+  { code: 'NY-002', name: '阿维菌素 1.8% 乳油', category: 'pesticide', specification: '500 毫升/瓶', unit: '瓶', manufacturer: '河北威远生物化工有限公司', unitPrice: 18, safetyStock: 10, registrationNo: 'PD20070171', safetyIntervalDays: 7, shelfLifeMonths: 24, contentPerUnit: 500, contentUnit: '毫升' },
+  { code: 'NY-003', name: '代森锰锌 80% 可湿性粉剂', category: 'pesticide', specification: '500 克/袋', unit: '袋', manufacturer: '利民化学股份有限公司', unitPrice: 22, safetyStock: 20, registrationNo: 'PD20081234', safetyIntervalDays: 15, shelfLifeMonths: 24, contentPerUnit: 500, contentUnit: '克' },
   { code: 'PJ-001', name: '内镶式滴灌带', category: 'facilityPart', specification: '16 毫米，滴头间距 30 厘米，500 米/卷', unit: '卷', manufacturer: '新疆天业节水灌溉股份有限公司', unitPrice: 260, safetyStock: 5 },
   { code: 'PJ-002', name: '旋耕机刀片', category: 'equipmentPart', specification: 'IT245 型，65Mn 钢', unit: '片', manufacturer: '江苏常发农业装备股份有限公司', unitPrice: 12, safetyStock: 40 },
 ];
 
 /** The organisation's own seed or seedling, by its first word. */
 const OWN: Item[] = [
-  { code: 'ZZ-001', name: '龙粳31 种子', category: 'seed', specification: '25 公斤/袋，发芽率 ≥ 85%', unit: '袋', manufacturer: '黑龙江省农垦科学院', unitPrice: 180, safetyStock: 10, shelfLifeMonths: 12 },
-  { code: 'ZZ-002', name: '先玉335 玉米种', category: 'seed', specification: '10 公斤/袋，包衣', unit: '袋', manufacturer: '铁岭先锋种子研究有限公司', unitPrice: 450, safetyStock: 5, shelfLifeMonths: 12 },
-  { code: 'ZM-001', name: '金棚1号 番茄种子', category: 'seed', specification: '1000 粒/袋', unit: '袋', manufacturer: '西安金鹏种苗有限公司', unitPrice: 85, safetyStock: 20, shelfLifeMonths: 24 },
+  { code: 'ZZ-001', name: '龙粳31 种子', category: 'seed', specification: '25 公斤/袋，发芽率 ≥ 85%', unit: '袋', manufacturer: '黑龙江省农垦科学院', unitPrice: 180, safetyStock: 10, shelfLifeMonths: 12, contentPerUnit: 25, contentUnit: '公斤' },
+  { code: 'ZZ-002', name: '先玉335 玉米种', category: 'seed', specification: '10 公斤/袋，包衣', unit: '袋', manufacturer: '铁岭先锋种子研究有限公司', unitPrice: 450, safetyStock: 5, shelfLifeMonths: 12, contentPerUnit: 10, contentUnit: '公斤' },
+  { code: 'ZM-001', name: '金棚1号 番茄种子', category: 'seed', specification: '1000 粒/袋', unit: '袋', manufacturer: '西安金鹏种苗有限公司', unitPrice: 85, safetyStock: 20, shelfLifeMonths: 24, contentPerUnit: 1000, contentUnit: '粒' },
 ];
 
 const SUPPLIER_FOR_NURSERY = {

@@ -407,8 +407,11 @@ describe.each(engines())('purchase orders on $name', (engine) => {
     const rows = await page();
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => Number(r.needed) > 0)).toBe(true);
-    // The seeded tomato season names a pesticide in 克 that the catalogue keeps in 袋: no shortfall is guessed.
-    expect(rows.find((r) => r.material === '吡虫啉 10% 可湿性粉剂')).toMatchObject({ unit: '克', stockUnit: '袋', state: 'unitDiffers', shortfall: null });
+    // The seeded tomato season names a pesticide in 克 that the catalogue keeps in 袋 of 100 克: converted.
+    const imidacloprid = rows.find((r) => r.material === '吡虫啉 10% 可湿性粉剂')!;
+    expect(imidacloprid).toMatchObject({ unit: '克', stockUnit: '袋', shortfall: null });
+    expect(imidacloprid.neededInStockUnit).toBe(Number((Number(imidacloprid.needed) / 100).toFixed(3)));
+    expect(imidacloprid.state).toBe(Number(imidacloprid.stock) >= Number(imidacloprid.neededInStockUnit) ? 'enough' : 'short');
     // One more plan item of that open group, with a material the catalogue does not have yet.
     const { rows: plan } = await t.db.query<{ id: number; farm_id: number; area: string }>(
       `SELECT pl.id, pl.farm_id, g.data->>'areaMu' AS area FROM resource_records pl JOIN resource_records g ON g.resource = 'plantGroups' AND g.id::text = pl.data->>'groupId'
@@ -428,6 +431,29 @@ describe.each(engines())('purchase orders on $name', (engine) => {
     expect((await page('&state=short')).some((r) => r.material === need.material)).toBe(true);
     ok(await call(t, farm, 'POST', `${M}/movements/stockIn`, { storeId: store.id, movedOn: '2026-05-01', lines: [{ materialId: m.id, quantity: need.needed, unitPrice: 1 }] }));
     expect((await page()).find((r) => r.material === need.material && r.unit === need.unit)).toMatchObject({ state: 'enough', shortfall: null });
+    // Units: a catalogue in 吨 takes a need in 公斤 by the family's scale; one in 桶 with no content
+    // cannot be converted («单位不同»), and is once it says what a 桶 holds (20 升 ← 1,500 毫升 a mu).
+    const area = Number(plan[0].area);
+    await t.db.query(`INSERT INTO resource_records(resource, farm_id, data) VALUES ('planItems', $1, $2)`, [
+      plan[0].farm_id,
+      JSON.stringify({ planId: plan[0].id, orderNumber: 100, itemType: 'farmWork', name: '叶面喷施', startOn: '2099-02-01', endOn: '2099-02-02', materials: [{ name: '氨基酸叶面肥', amountPerMu: 1500, unit: '毫升' }, { name: '生物有机肥', amountPerMu: 200, unit: '公斤' }] }),
+    ]);
+    const bucketFields = { goodsCode: 'REQ-2', name: '氨基酸叶面肥', category: 'fertilizer', unit: '桶' };
+    const bucket = ok(await call(t, farm, 'POST', `${M}/list`, bucketFields));
+    const edit = (patch: Body) => ({ ...bucketFields, version: bucket.version, ...patch });
+    ok(await call(t, farm, 'POST', `${M}/list`, { goodsCode: 'REQ-3', name: '生物有机肥', category: 'fertilizer', unit: '吨' }));
+    const row = async (name: string) => (await page()).find((r) => r.material === name)!;
+    expect(await row('生物有机肥')).toMatchObject({ state: 'short', neededInStockUnit: Number(((200 * area) / 1000).toFixed(3)), stock: 0 });
+    expect(await row('氨基酸叶面肥')).toMatchObject({ state: 'unitDiffers', neededInStockUnit: null, shortfall: null });
+    // Content given by halves is refused with a sentence on the missing field, and changes nothing.
+    const half = await call(t, farm, 'PUT', `${M}/list/${bucket.id}`, edit({ contentPerUnit: 20 }), 'en');
+    expect(half.status).toBe(40001);
+    expect(half.data.errors).toEqual([{ field: 'contentUnit', message: 'With a content per unit, give its unit too (e.g. kg, g, ml)' }]);
+    const same = await call(t, farm, 'PUT', `${M}/list/${bucket.id}`, edit({ contentPerUnit: 20, contentUnit: '桶' }));
+    expect(same.data.errors).toEqual([{ field: 'contentUnit', message: '含量单位不能与库存单位「桶」相同' }]);
+    expect((await row('氨基酸叶面肥')).state).toBe('unitDiffers');
+    ok(await call(t, farm, 'PUT', `${M}/list/${bucket.id}`, edit({ contentPerUnit: 20, contentUnit: '升' })));
+    expect(await row('氨基酸叶面肥')).toMatchObject({ state: 'short', neededInStockUnit: Number(((1.5 * area) / 20).toFixed(3)), shortfall: Number(((1.5 * area) / 20).toFixed(3)) });
     // Another farm's plans are not in the list; the manufacturer has no such list.
     expect((await call(t, factory, 'GET', `${M}/requirements/0/page`)).status).toBe(40301);
   });
