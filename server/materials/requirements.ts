@@ -14,7 +14,7 @@ import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { pageOf, type Page } from '../resources/page.ts';
 import { farmScope } from './ledger.ts';
-import { unitScalesSql } from './units.ts';
+import { unitFactorSql } from './units.ts';
 
 export interface RequirementQuery {
   groupId: number;
@@ -46,17 +46,10 @@ export async function requirementPage(db: Queryable, user: SessionUser, q: Requi
   const rowsSql = `
     SELECT n.*, c.id AS material_id, c.data->>'unit' AS stock_unit, c.data->>'goodsCode' AS goods_code,
            (SELECT coalesce(sum(b.quantity), 0) FROM material_balances b WHERE b.material_id = c.id) AS stock,
-           -- One need unit in catalogue units: the same unit, the same family, or through the package's content.
-           CASE WHEN n.unit = c.data->>'unit' THEN 1::numeric
-                WHEN pu.family = su.family THEN pu.scale / su.scale
-                WHEN (c.data->>'contentPerUnit')::numeric > 0 AND n.unit = c.data->>'contentUnit' THEN 1 / (c.data->>'contentPerUnit')::numeric
-                WHEN (c.data->>'contentPerUnit')::numeric > 0 AND pu.family = cu.family THEN pu.scale / cu.scale / (c.data->>'contentPerUnit')::numeric
-           END AS factor
+           -- Catalogue units per need unit: the same unit, the same family, or through the package's content.
+           ${unitFactorSql('n.unit', `c.data->>'unit'`, `(c.data->>'contentPerUnit')::numeric`, `c.data->>'contentUnit'`)} AS factor
       FROM (${needs}) n
-      LEFT JOIN LATERAL (SELECT id, data FROM resource_records c WHERE c.resource = 'farmMaterials' AND c.farm_id = n.farm_id AND lower(c.data->>'name') = lower(n.material) ORDER BY c.id LIMIT 1) c ON TRUE
-      LEFT JOIN (VALUES ${unitScalesSql()}) pu(unit, family, scale) ON pu.unit = n.unit
-      LEFT JOIN (VALUES ${unitScalesSql()}) su(unit, family, scale) ON su.unit = c.data->>'unit'
-      LEFT JOIN (VALUES ${unitScalesSql()}) cu(unit, family, scale) ON cu.unit = c.data->>'contentUnit'`;
+      LEFT JOIN LATERAL (SELECT id, data FROM resource_records c WHERE c.resource = 'farmMaterials' AND c.farm_id = n.farm_id AND lower(c.data->>'name') = lower(n.material) ORDER BY c.id LIMIT 1) c ON TRUE`;
   const stateSql = `
     SELECT x.*, x.needed * x.factor AS needed_stock,
            CASE WHEN x.material_id IS NULL THEN 'notInCatalogue'

@@ -17,6 +17,7 @@ import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { pageOf, type Page } from '../resources/page.ts';
 import { farmScope } from './ledger.ts';
+import { unitFactorSql } from './units.ts';
 import { movementNumber } from './numbers.ts';
 import { orderNumber, shipmentNumber } from './orders.ts';
 
@@ -136,7 +137,9 @@ export interface InputsQuery {
  * Inputs applied per planting group and material: the stock-out lines to the group (or its
  * tasks) dated within the period, not reversed, summed; per mu of the group's area; against
  * the smallest limit any production standard of the group's crop sets for a material of that
- * name and unit (`limits` of productionStandards). `over` when quantity > limit × area,
+ * name (`limits` of productionStandards), in a unit the catalogue's converts to (units.ts: the
+ * same unit, the same family, or through what one package holds); the limit is shown in the
+ * catalogue's unit. `over` when quantity × (limit units per catalogue unit) > limit × area,
  * compared on exact decimals by the database.
  */
 export async function inputsPage(db: Queryable, user: SessionUser, q: InputsQuery): Promise<Page<Record<string, unknown>>> {
@@ -162,19 +165,21 @@ export async function inputsPage(db: Queryable, user: SessionUser, q: InputsQuer
      GROUP BY g.id, g.farm_id, g.data, l.material_id`;
   const rowsSql = `
     SELECT s.*, m.data->>'name' AS material, m.data->>'goodsCode' AS goods_code, m.data->>'unit' AS unit, m.data->>'category' AS category,
-           c.data->>'name' AS crop, f.data->>'name' AS plot, lim.max_per_mu, lim.standard, lim.standard_code,
+           c.data->>'name' AS crop, f.data->>'name' AS plot, round(lim.limit_as_set / lim.factor, 3) AS max_per_mu, lim.standard, lim.standard_code,
            CASE WHEN s.area IS NOT NULL THEN round(s.quantity / s.area, 3) END AS per_mu,
-           (lim.max_per_mu IS NOT NULL AND s.area IS NOT NULL AND s.quantity > lim.max_per_mu * s.area) AS over
+           (lim.limit_as_set IS NOT NULL AND s.area IS NOT NULL AND s.quantity * lim.factor > lim.limit_as_set * s.area) AS over
       FROM (${sums}) s
       JOIN resource_records m ON m.resource = 'farmMaterials' AND m.id = s.material_id
       LEFT JOIN resource_records c ON c.resource = 'crops' AND c.id::text = s.crop_id
       LEFT JOIN resource_records f ON f.id::text = s.field_id AND f.resource IN ('farmFields', 'greenhouses')
       LEFT JOIN LATERAL (
-        SELECT (x->>'maxPerMu')::numeric AS max_per_mu, st.data->>'name' AS standard, st.data->>'code' AS standard_code
+        SELECT (x->>'maxPerMu')::numeric AS limit_as_set, k.factor, st.data->>'name' AS standard, st.data->>'code' AS standard_code
           FROM resource_records st CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(st.data->'limits') = 'array' THEN st.data->'limits' ELSE '[]'::jsonb END) x
+          -- Limit units per catalogue unit (NULL: the limit's unit cannot be compared).
+          CROSS JOIN LATERAL (SELECT ${unitFactorSql(`m.data->>'unit'`, `x->>'unit'`, `(m.data->>'contentPerUnit')::numeric`, `m.data->>'contentUnit'`)} AS factor) k
          WHERE st.resource = 'productionStandards' AND st.data->>'cropId' = s.crop_id
-           AND lower(x->>'material') = lower(m.data->>'name') AND x->>'unit' = m.data->>'unit' AND jsonb_typeof(x->'maxPerMu') = 'number'
-         ORDER BY (x->>'maxPerMu')::numeric, st.id LIMIT 1) lim ON TRUE`;
+           AND lower(x->>'material') = lower(m.data->>'name') AND jsonb_typeof(x->'maxPerMu') = 'number' AND k.factor > 0
+         ORDER BY (x->>'maxPerMu')::numeric / k.factor, st.id LIMIT 1) lim ON TRUE`;
   const filter = q.over === undefined ? '' : `WHERE x.over = ${q.over ? 'TRUE' : 'FALSE'}`;
   const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${rowsSql}) x ${filter}`, p.values)).rows[0].n;
   const { rows } = await db.query<Row & { over: boolean }>(

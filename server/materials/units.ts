@@ -20,7 +20,22 @@ export const UNIT_SCALES: readonly (readonly [unit: string, family: 'mass' | 'vo
   ['L', 'volume', 1],
 ];
 
-/** The scales as a SQL VALUES list `(unit, family, scale)`, for joining in a query. */
-export function unitScalesSql(): string {
-  return UNIT_SCALES.map(([u, f, s]) => `('${u}', '${f}', ${s}::numeric)`).join(', ');
+const scales = () => `(VALUES ${UNIT_SCALES.map(([u, f, s]) => `('${u}', '${f}', ${s}::numeric)`).join(', ')}) v(unit, family, scale)`;
+const family = (unit: string) => `(SELECT v.family FROM ${scales()} WHERE v.unit = ${unit})`;
+const scale = (unit: string) => `(SELECT v.scale FROM ${scales()} WHERE v.unit = ${unit})`;
+
+/**
+ * A SQL expression: how many `to` units one `from` unit makes, or NULL when it cannot be
+ * told — the same unit; a mass or volume of the same family; or through a package's content
+ * (`content` `contentUnit` in one package), in either direction (克 → 袋 of 100 克, 袋 → 克).
+ * The arguments are SQL expressions of the query (columns, JSON fields).
+ */
+export function unitFactorSql(from: string, to: string, content: string, contentUnit: string): string {
+  return `CASE WHEN ${from} = ${to} THEN 1::numeric
+            WHEN ${family(from)} = ${family(to)} THEN ${scale(from)} / ${scale(to)}
+            WHEN ${content} > 0 AND ${contentUnit} = ${to} THEN ${content}
+            WHEN ${content} > 0 AND ${family(contentUnit)} = ${family(to)} THEN ${content} * ${scale(contentUnit)} / ${scale(to)}
+            WHEN ${content} > 0 AND ${contentUnit} = ${from} THEN 1 / ${content}
+            WHEN ${content} > 0 AND ${family(contentUnit)} = ${family(from)} THEN ${scale(from)} / ${scale(contentUnit)} / ${content}
+       END`;
 }

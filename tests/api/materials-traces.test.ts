@@ -148,6 +148,26 @@ describe.each(engines())('material traces and inputs applied on $name', (engine)
     expect(theirs.map((r) => r.groupId)).not.toContain(group.id);
   });
 
+  it('a standard’s limit in 克 against a pesticide kept in 袋 of 100 克: converted, shown per mu in 袋', async () => {
+    const pesticide = (ok(await call(t, farm, 'GET', `${M}/list/page?pageSize=100`)).rows as Body[]).find((m) => m.goodsCode === 'NY-001')!;
+    expect(pesticide).toMatchObject({ unit: '袋', contentPerUnit: 100, contentUnit: '克' });
+    await t.db.query(`INSERT INTO resource_records(resource, data) VALUES ('productionStandards', $1)`, [
+      JSON.stringify({ name: '番茄吡虫啉用量试验标准', code: 'TEST-IMI', cropId: group.cropId, limits: [{ material: pesticide.name, unit: '克', maxPerMu: 40 }] }),
+    ]);
+    ok(await call(t, farm, 'POST', `${M}/movements/stockIn`, { storeId: store.id, movedOn: today, lines: [{ materialId: pesticide.id, batch: 'IMI-01', quantity: 5, unitPrice: 8.5 }] }));
+    const draw = (quantity: number) => call(t, farm, 'POST', `${M}/movements/stockOut`, { storeId: store.id, movedOn: today, groupId: group.id, lines: [{ materialId: pesticide.id, batch: 'IMI-01', quantity }] });
+    const row = async () => (ok(await call(t, farm, 'GET', `/api/farmInput/page?groupId=${group.id}`)).rows as Body[]).find((r) => r.material === pesticide.name)!;
+    // 0.5 袋 on 2.5 mu: 20 克 a mu against 40 克 (0.4 袋).
+    ok(await draw(0.5));
+    expect(await row()).toMatchObject({ quantity: 0.5, perMu: 0.2, maxPerMu: 0.4, over: false });
+    expect((await row()).standard).toContain('TEST-IMI');
+    // Exactly 40 克 a mu is not over; 0.001 袋 (0.1 克) more is.
+    ok(await draw(0.5));
+    expect(await row()).toMatchObject({ quantity: 1, perMu: 0.4, over: false });
+    ok(await draw(0.001));
+    expect(await row()).toMatchObject({ quantity: 1.001, over: true });
+  });
+
   it('scope and bad input', async () => {
     // Another farm's group is missing; a manufacturer has no menu for either read.
     expect((await call(t, farm2, 'GET', `${M}/trace/${group.id}/page`)).status).toBe(40401);
