@@ -4,10 +4,12 @@
  * server's preview of every row with the invalid cells highlighted and their sentences
  * on the cell (or on the row), then «import all» (only while no row is invalid) or
  * «import only the valid rows». Nothing is read or validated here: the server does it,
- * exactly as a create, so the preview says what the import will do.
+ * exactly as a create, so the preview says what the import will do. Where the resource has
+ * an import key (a goods code), «update existing records» makes a row naming a record of the
+ * farm update it; the preview tags those rows.
  */
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { Alert, App as AntApp, Button, Flex, Modal, Table, Tag, Tooltip, Typography, Upload } from 'antd';
+import { Alert, App as AntApp, Button, Checkbox, Flex, Modal, Table, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import writeXlsxFile from 'write-excel-file/browser';
@@ -23,6 +25,8 @@ import { useLang, useScreenHost } from './host.ts';
 export interface ImportRowReply {
   row: number;
   ok: boolean;
+  /** The row updates the record its key names (with «update existing records»). */
+  updated?: boolean;
   cells: Record<string, string>;
   errors: FieldError[];
 }
@@ -33,6 +37,7 @@ export interface ImportReply {
   valid: number;
   invalid: number;
   imported: number;
+  updated?: number;
   columns: { header: string; field: string | null }[];
   ignoredColumns: string[];
   rows: ImportRowReply[];
@@ -67,7 +72,7 @@ export function ImportDialog({ action, resource, title, onClose, onImported }: I
   const lang = useLang();
   const { t } = useTranslation();
   const host = useScreenHost();
-  const { data } = useServices();
+  const { data, access } = useServices();
   const { message } = AntApp.useApp();
   const doc = host.registry.resource(resource);
   const name = textOf(action.fileName ?? title, lang);
@@ -75,11 +80,30 @@ export function ImportDialog({ action, resource, title, onClose, onImported }: I
   const [preview, setPreview] = useState<ImportReply | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState<ImportMode | null>(null);
+  const [update, setUpdate] = useState(false);
   const mb = IMPORT_MAX_BYTES / 1024 / 1024;
+  // Offered where the resource has a key and the user may update its records (the server checks both).
+  const keyTitle = doc?.importKey && access.can(doc, 'update') ? (doc.record.properties[doc.importKey]?.['x-title']?.[lang] ?? doc.importKey) : null;
 
-  const send = async (mode: ImportMode, content: string, fileName: string) => {
-    const reply = await data.mutate<ImportReply>({ registry: host.registry, source: { resource, operation: 'import' }, body: { mode, fileName, content }, quiet: true, timeoutMs: IMPORT_TIMEOUT_MS });
+  const send = async (mode: ImportMode, content: string, fileName: string, updating = update) => {
+    const body = { mode, fileName, content, ...(updating ? { update: true } : {}) };
+    const reply = await data.mutate<ImportReply>({ registry: host.registry, source: { resource, operation: 'import' }, body, quiet: true, timeoutMs: IMPORT_TIMEOUT_MS });
     return reply.data;
+  };
+
+  /** Switching «update existing records» judges the chosen file again. */
+  const toggleUpdate = async (next: boolean) => {
+    setUpdate(next);
+    if (!file) return;
+    setBusy('preview');
+    setProblem(null);
+    try {
+      setPreview(await send('preview', file.content, file.name, next));
+    } catch (e) {
+      setProblem(isHttpError(e) ? (e.fieldErrors[0]?.message ?? e.serverMessage ?? t('screens.import.failed')) : t('screens.import.failed'));
+    } finally {
+      setBusy(null);
+    }
   };
 
   const choose = async (chosen: File) => {
@@ -104,7 +128,9 @@ export function ImportDialog({ action, resource, title, onClose, onImported }: I
     setBusy(mode);
     try {
       const reply = await send(mode, file.content, file.name);
-      void message.success(t('screens.import.imported', { count: reply.imported }));
+      void message.success(
+        reply.updated ? t('screens.import.importedUpdates', { count: reply.imported, created: reply.imported - reply.updated, updated: reply.updated }) : t('screens.import.imported', { count: reply.imported }),
+      );
       onImported();
       onClose();
     } catch (e) {
@@ -164,7 +190,7 @@ export function ImportDialog({ action, resource, title, onClose, onImported }: I
           const rest = r.errors.filter((e) => !shown.has(fieldOf(e)));
           return (
             <Flex vertical gap={2}>
-              {r.ok ? <Tag color="green">{t('screens.import.ok')}</Tag> : <Tag color="red">{t('screens.import.invalid')}</Tag>}
+              {r.ok ? <Tag color={r.updated ? 'blue' : 'green'}>{t(r.updated ? 'screens.import.willUpdate' : 'screens.import.ok')}</Tag> : <Tag color="red">{t('screens.import.invalid')}</Tag>}
               {rest.map((e, i) => (
                 <Typography.Text key={i} type="danger" style={{ fontSize: 12 }}>
                   {e.message}
@@ -223,13 +249,21 @@ export function ImportDialog({ action, resource, title, onClose, onImported }: I
           </Upload>
           {file ? <Typography.Text>{t('screens.import.chosen', { name: file.name })}</Typography.Text> : null}
         </Flex>
+        {keyTitle ? (
+          <Checkbox checked={update} disabled={busy !== null} onChange={(e) => void toggleUpdate(e.target.checked)}>
+            {t('screens.import.updateExisting', { key: keyTitle })}
+          </Checkbox>
+        ) : null}
         {problem ? <Alert type="error" showIcon title={problem} role="alert" /> : null}
         {preview ? (
           <>
             <Alert
               type={invalid ? 'warning' : 'success'}
               showIcon
-              title={invalid ? t('screens.import.summary', { total: preview.total, valid: preview.valid, invalid }) : t('screens.import.allValid', { total: preview.total })}
+              title={
+                (invalid ? t('screens.import.summary', { total: preview.total, valid: preview.valid, invalid }) : t('screens.import.allValid', { total: preview.total })) +
+                (preview.updated ? t('screens.import.updatesPart', { updated: preview.updated }) : '')
+              }
               description={preview.ignoredColumns.length ? t('screens.import.ignored', { columns: preview.ignoredColumns.join(lang === 'zh' ? '、' : ', ') }) : undefined}
             />
             <Table<ImportRowReply>

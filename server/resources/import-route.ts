@@ -10,7 +10,7 @@ import { ImportFileError, readRows, sheetRows } from './import-file.ts';
 import { msg } from './messages.ts';
 import { envelopeSchema, errorReplySchema } from './page.ts';
 import type { ResourceStore } from './store.ts';
-import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
+import { invalidInput, refuseValidation, resourceValidatorCompiler } from './validation.ts';
 import type { Grant } from './openapi.ts';
 import { authorityDoc } from './openapi.ts';
 
@@ -27,6 +27,7 @@ export const importBodySchema = {
     fileName: { type: 'string', maxLength: 255, description: 'The file name, kept in the operation log.' },
     content: { type: 'string', maxLength: MAX_CONTENT_CHARS, description: `The file (.xlsx, or .csv in UTF-8) in Base64, at most ${IMPORT_MAX_BYTES / 1024 / 1024} MB and ${IMPORT_MAX_ROWS} rows.` },
     farmId: { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'The farm the records go to, as in a create (a provider or an administrator names one).' },
+    update: { type: 'boolean', description: 'A row whose key (the document’s importKey, e.g. the goods code) names a record of the farm updates it, through the update’s rules; without, such a row is refused as a create would be. Refused (40001 on update) for a document without importKey.' },
   },
 } as const;
 
@@ -39,6 +40,7 @@ const replySchema = {
     valid: { type: 'integer' },
     invalid: { type: 'integer' },
     imported: { type: 'integer' },
+    updated: { type: 'integer' },
     columns: { type: 'array', items: { type: 'object', properties: { header: { type: 'string' }, field: { type: ['string', 'null'] } } } },
     ignoredColumns: { type: 'array', items: { type: 'string' } },
     rows: {
@@ -49,6 +51,7 @@ const replySchema = {
           row: { type: 'integer' },
           ok: { type: 'boolean' },
           id: { type: 'integer' },
+          updated: { type: 'boolean' },
           cells: { type: 'object', additionalProperties: { type: 'string' } },
           errors: { type: 'array', items: errorSchema },
         },
@@ -96,7 +99,10 @@ export function registerImportRoute(app: FastifyInstance, doc: ResourceDocument,
     async (req) => {
       const user = requireCan(req, doc, 'create');
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      const body = req.body as { mode: ImportMode; fileName?: string; content: string; farmId?: number };
+      const body = req.body as { mode: ImportMode; fileName?: string; content: string; farmId?: number; update?: boolean };
+      if (body.update && !doc.importKey) throw invalidInput([{ field: 'update', message: t(req.lang, msg['import.noKey']) }], req.lang);
+      // Rows that update records are updates: the update's element code too.
+      if (body.update) requireCan(req, doc, 'update');
       const content = body.content.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
       if (!/^[A-Za-z0-9+/]*={0,2}$/.test(content) || content.length % 4 === 1) throw contentRefusal('import.notBase64', {});
       const bytes = Buffer.from(content, 'base64');
@@ -110,7 +116,7 @@ export function registerImportRoute(app: FastifyInstance, doc: ResourceDocument,
       }
       if (!sheet.rows.length) throw contentRefusal('import.noRows', {});
       if (sheet.rows.length > IMPORT_MAX_ROWS) throw contentRefusal('import.tooManyRows', { count: sheet.rows.length, limit: IMPORT_MAX_ROWS });
-      const outcome = await store.importRows(req.server.db, req, user, sheet.rows, { mode: body.mode, fileName: body.fileName, farmId: body.farmId });
+      const outcome = await store.importRows(req.server.db, req, user, sheet.rows, { mode: body.mode, fileName: body.fileName, farmId: body.farmId, update: body.update === true });
       const cells = new Map(sheet.rows.map((r) => [r.row, r.cells]));
       const data = {
         ...outcome,
@@ -118,8 +124,10 @@ export function registerImportRoute(app: FastifyInstance, doc: ResourceDocument,
         ignoredColumns: sheet.columns.filter((c) => c.header && !c.field).map((c) => c.header),
         rows: outcome.rows.map((r) => ({ ...r, cells: cells.get(r.row) ?? {} })),
       };
-      const message =
-        body.mode === 'preview' ? t(req.lang, msg['import.checked'], { total: outcome.total, valid: outcome.valid, invalid: outcome.invalid }) : t(req.lang, msg['import.done'], { count: outcome.imported });
+      const counts = { total: outcome.total, valid: outcome.valid, invalid: outcome.invalid, updated: outcome.updated, count: outcome.imported, created: outcome.imported - outcome.updated };
+      const message = body.update
+        ? t(req.lang, msg[body.mode === 'preview' ? 'import.checkedUpdates' : 'import.doneUpdates'], counts)
+        : t(req.lang, msg[body.mode === 'preview' ? 'import.checked' : 'import.done'], counts);
       return ok(data, message);
     },
   );

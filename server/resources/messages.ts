@@ -156,4 +156,19 @@ export const msg = defineMessages({
     en: '{total} row(s) checked: {valid} can be imported, {invalid} have errors',
     es: '{total} fila(s) revisadas: {valid} se pueden importar, {invalid} tienen errores',
   },
+  'import.checkedUpdates': {
+    zh: '已检查 {total} 行：{valid} 行可导入（其中 {updated} 行更新已有记录），{invalid} 行有错误',
+    en: '{total} row(s) checked: {valid} can be imported ({updated} of them update existing records), {invalid} have errors',
+    es: '{total} fila(s) revisadas: {valid} se pueden importar ({updated} actualizan registros existentes), {invalid} tienen errores',
+  },
+  'import.doneUpdates': {
+    zh: '已导入 {count} 条记录：新增 {created} 条，更新 {updated} 条',
+    en: '{count} record(s) imported: {created} added, {updated} updated',
+    es: '{count} registro(s) importados: {created} nuevos, {updated} actualizados',
+  },
+  'import.noKey': {
+    zh: '这个列表不能按编码更新已有记录',
+    en: 'This list cannot update existing records by a code',
+    es: 'Esta lista no puede actualizar registros existentes por un código',
+  },
 });

@@ -199,7 +199,7 @@ export class ResourceStore {
       const owner = await this.owner(tx, user, opts.farmId !== undefined ? { farmId: opts.farmId } : {});
       const ids: number[] = [];
       // First what needs no writing: names, the create's schema, owned and fixed fields, cross-field rules.
-      const ready: { outcome: ImportRowOutcome; data: Record<string, unknown> }[] = [];
+      const ready: { outcome: ImportRowOutcome; data: Record<string, unknown>; fields: string[] }[] = [];
       const known = new Map<string, number[]>();
       for (const input of rows) {
         const outcome: ImportRowOutcome = { row: input.row, ok: false, errors: [] };
@@ -213,7 +213,7 @@ export class ResourceStore {
           settleOwnedFields(this.doc, data, null, lang);
           settleFixedFields(this.doc, data);
           assertCrossFieldRules(this.doc, data, lang);
-          ready.push({ outcome, data });
+          ready.push({ outcome, data, fields: Object.keys(body) });
         } catch (e) {
           const errors = refusalErrors(e, lang);
           if (!errors) throw e;
@@ -229,10 +229,45 @@ export class ResourceStore {
         await this.hooks.run('afterCreate', { ...base, data, id, farmId: isSelfOwned(this.doc) ? id : owner.farmId });
         return id;
       };
+      // With `update`, a row whose key names a record of the owner's updates it: the file's
+      // fields over the stored record, through the update's rules and hooks (docs/import.md).
+      const key = opts.update ? this.doc.importKey : undefined;
+      const updatedIds: number[] = [];
+      const existing = async (data: Record<string, unknown>): Promise<number | null> => {
+        if (!key || typeof data[key] !== 'string') return null;
+        const p = new Params();
+        const { rows } = await tx.query<{ id: number }>(
+          `SELECT r.id FROM ${rowFrom(this.doc)} WHERE ${rowsOf(this.doc)} AND ${fieldExpr(this.doc, key)} = ${p.add(data[key])}
+              AND ${scopeCondition(this.doc, user, p)} AND ${ownerExprs(this.doc).farm} IS NOT DISTINCT FROM ${p.add(owner.farmId)} ORDER BY r.id LIMIT 1`,
+          p.values,
+        );
+        return rows[0] ? Number(rows[0].id) : null;
+      };
+      const updateOne = async (id: number, item: { data: Record<string, unknown>; fields: string[] }): Promise<number> => {
+        const current = (await this.fetch(tx, user, id, 'FOR UPDATE OF r'))!;
+        const data: Record<string, unknown> = { ...current.data };
+        for (const f of item.fields) if (item.data[f] !== undefined) data[f] = item.data[f];
+        settleOwnedFields(this.doc, data, current.data, lang);
+        settleFixedFields(this.doc, data);
+        assertCrossFieldRules(this.doc, data, lang);
+        const ctx = { tx, req, user, lang, doc: this.doc, id, data, current: current.data, farmId: farmIdOf(current.farm_id) };
+        await this.hooks.run('beforeUpdate', ctx);
+        await this.checkReferences(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, lang);
+        if (!(await updateRecord(tx, this.doc, id, current.version, data, user.id, current.data))) throw stale();
+        await this.hooks.run('afterUpdate', ctx);
+        return id;
+      };
+      const writeOne = async (item: { outcome: ImportRowOutcome; data: Record<string, unknown>; fields: string[] }): Promise<number> => {
+        const data = structuredClone(item.data);
+        const id = await existing(data);
+        item.outcome.updated = id !== null;
+        return id === null ? createOne(data) : updateOne(id, { data, fields: item.fields });
+      };
       const succeeded = (outcome: ImportRowOutcome, id: number) => {
         outcome.ok = true;
         outcome.id = id;
-        ids.push(id);
+        if (outcome.updated) updatedIds.push(id);
+        else ids.push(id);
       };
       // A savepoint per chunk of rows: a refused row rolls its chunk back, which is then done
       // again with a savepoint per row (a hook may have written before refusing). Most rows
@@ -244,7 +279,7 @@ export class ResourceStore {
         let refused = false;
         for (const item of chunk) {
           try {
-            made.push(await createOne(structuredClone(item.data)));
+            made.push(await writeOne(item));
           } catch (e) {
             if (!refusalErrors(e, lang)) throw e;
             refused = true;
@@ -261,7 +296,7 @@ export class ResourceStore {
         for (const item of chunk) {
           await tx.query('SAVEPOINT resource_import_row');
           try {
-            const id = await createOne(structuredClone(item.data));
+            const id = await writeOne(item);
             await tx.query('RELEASE SAVEPOINT resource_import_row');
             succeeded(item.outcome, id);
           } catch (e) {
@@ -274,19 +309,23 @@ export class ResourceStore {
       }
       // The log lists the records in file order.
       ids.sort((a, b) => a - b);
+      updatedIds.sort((a, b) => a - b);
       const invalid = checked.filter((r) => !r.ok);
       if (opts.mode === 'preview') throw new ImportRollback();
       if (opts.mode === 'all' && invalid.length) throw importRefusal(invalid, lang);
-      if (ids.length) {
+      if (ids.length || updatedIds.length) {
         const names = auditNames(this.doc);
         await audit(tx, req, {
           action: `${names.action}.import`,
           resource: names.resource,
           recordId: null,
-          changes: { farmId: owner.farmId, blocId: owner.blocId, mode: opts.mode, fileName: opts.fileName, count: ids.length, skipped: invalid.length, ids },
+          changes: {
+            farmId: owner.farmId, blocId: owner.blocId, mode: opts.mode, fileName: opts.fileName, count: ids.length, skipped: invalid.length, ids,
+            ...(updatedIds.length ? { updated: updatedIds.length, updatedIds } : {}),
+          },
         });
       }
-      return ids.length;
+      return ids.length + updatedIds.length;
     });
     let imported = 0;
     try {
@@ -296,8 +335,10 @@ export class ResourceStore {
     }
     // A preview's rows were created and rolled back: their ids mean nothing.
     if (opts.mode === 'preview') for (const r of checked) delete r.id;
+    for (const r of checked) if (!r.ok) delete r.updated;
     const valid = checked.filter((r) => r.ok).length;
-    return { mode: opts.mode, total: checked.length, valid, invalid: checked.length - valid, imported, rows: checked };
+    const updated = checked.filter((r) => r.ok && r.updated).length;
+    return { mode: opts.mode, total: checked.length, valid, invalid: checked.length - valid, imported: opts.mode === 'preview' ? 0 : imported, updated, rows: checked };
   }
 
   /** The create body's validator, compiled once. */
@@ -551,13 +592,17 @@ export interface ImportOptions {
   fileName?: string;
   /** The farm the records go to (a provider or an administrator names one, as in a create). */
   farmId?: number;
+  /** A row whose `importKey` names a record of that farm updates it instead of being refused. */
+  update?: boolean;
 }
 
 export interface ImportRowOutcome {
   row: number;
   ok: boolean;
-  /** The created record (not in a preview). */
+  /** The created or updated record (not in a preview). */
   id?: number;
+  /** The row updated the record its key names (the file's fields over the stored record). */
+  updated?: boolean;
   errors: FieldError[];
 }
 
@@ -567,6 +612,8 @@ export interface ImportOutcome {
   valid: number;
   invalid: number;
   imported: number;
+  /** Of `imported`, the rows that updated a record (with `update`). */
+  updated: number;
   rows: ImportRowOutcome[];
 }
 

@@ -10,7 +10,7 @@ import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { call, fingerprint, type Body } from './resource-fixtures.ts';
+import { call, demoOrg, fingerprint, makeUser, type Body } from './resource-fixtures.ts';
 import { IMPORT_MAX_BYTES } from '../../runtime/schema/resource-import.ts';
 
 const LIST = '/api/farmMaterials/list';
@@ -129,6 +129,45 @@ describe.each(engines())('resource import on $name', (engine) => {
     // farm's supplier is no supplier of farm2: named, it is not found.
     const other = await call(t, farm2, 'POST', `${LIST}/import`, { mode: 'preview', content: csv(['goodsCode,name,category,unit,供应商', `IMP-020,Urea,fertilizer,bag,${farmSupplier.name}`]) }, 'en');
     expect(other.data.rows[0].errors).toEqual([{ field: 'supplierId', message: expect.stringContaining(String(farmSupplier.name)) }]);
+  });
+
+  it('with `update`, a row naming a goods code of the farm updates that material (the file’s columns only); others are created', async () => {
+    const [before] = await materials(farm, 'IMP-001');
+    const content = csv(['商品编码 *,农资名称 *,品类 *,单位 *,单价（元）', 'IMP-001,尿素（新包装）,肥料,袋,118', 'IMP-030,硝酸钾,肥料,袋,210']);
+    const preview = await call(t, farm, 'POST', `${LIST}/import`, { mode: 'preview', content, update: true });
+    expect(preview.status, preview.raw.body).toBe(200);
+    expect(preview.data).toMatchObject({ total: 2, valid: 2, invalid: 0, imported: 0, updated: 1 });
+    expect(preview.data.rows.map((r: Body) => r.updated)).toEqual([true, false]);
+    expect(preview.message).toBe('已检查 2 行：2 行可导入（其中 1 行更新已有记录），0 行有错误');
+    expect((await materials(farm, 'IMP-001'))[0]).toMatchObject({ name: before.name, version: before.version });
+    // Without `update` the same file refuses the existing code, as a create would.
+    expect((await call(t, farm, 'POST', `${LIST}/import`, { mode: 'preview', content })).data.rows[0].ok).toBe(false);
+
+    const farm2Copy = (await materials(farm2, 'IMP-001'))[0];
+    const done = await call(t, farm, 'POST', `${LIST}/import`, { mode: 'all', content, update: true }, 'en');
+    expect(done.status, done.raw.body).toBe(200);
+    expect(done.message).toBe('2 record(s) imported: 1 added, 1 updated');
+    const [after] = await materials(farm, 'IMP-001');
+    // The file's columns over the stored record: the remark the file does not carry is kept.
+    expect(after).toMatchObject({ id: before.id, name: '尿素（新包装）', unitPrice: 118, remark: before.remark, version: Number(before.version) + 1 });
+    expect((await materials(farm, 'IMP-030'))[0]).toMatchObject({ name: '硝酸钾', version: 1 });
+    // Another farm's record of the same code is not touched.
+    expect((await materials(farm2, 'IMP-001'))[0]).toEqual(farm2Copy);
+    const log = (await t.db.query<{ changes: Body }>(`SELECT changes FROM operation_log WHERE action = 'farmMaterials.import' ORDER BY id DESC LIMIT 1`)).rows[0];
+    expect(log.changes).toMatchObject({ count: 1, updated: 1, updatedIds: [before.id] });
+
+    // An updated row still meets the update's rules: content per unit without its unit is refused on the row.
+    const bad = await call(t, farm, 'POST', `${LIST}/import`, { mode: 'preview', update: true, content: csv(['商品编码,农资名称,品类,单位,每单位含量', 'IMP-001,尿素,肥料,袋,40']) });
+    expect(bad.data.rows[0]).toMatchObject({ ok: false, errors: [{ field: 'contentUnit', message: expect.stringContaining('含量单位') }] });
+    // Rows that update are updates: without the update element code, 40301 before the file is read.
+    const { orgId } = await demoOrg(t.db, 'farm');
+    const creator = `Bearer ${(await makeUser(t, { orgId, menus: ['farmMaterialsManage', 'farmMaterialsList'], elements: ['farmMaterialsList:view', 'farmMaterialsList:add'] })).token}`;
+    expect((await call(t, creator, 'POST', `${LIST}/import`, { mode: 'preview', update: true, content })).status).toBe(40301);
+    expect((await call(t, creator, 'POST', `${LIST}/import`, { mode: 'preview', content })).status).toBe(200);
+    // A list with no key cannot update.
+    const suppliers = await call(t, farm, 'POST', `${SUPPLIERS}/import`, { mode: 'preview', update: true, content: csv(['name', '某供应商']) }, 'es');
+    expect(suppliers.status).toBe(40001);
+    expect(suppliers.data.errors).toEqual([{ field: 'update', message: 'Esta lista no puede actualizar registros existentes por un código' }]);
   });
 
   it('an xlsx file: typed cells, option titles, lists and yes/no words', async () => {

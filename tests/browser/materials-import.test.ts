@@ -2,7 +2,9 @@
  * Issue 15 item 5 in Chromium: `farm` imports a CSV into its material catalogue. The
  * preview highlights the bad row's cell with the server's sentence; «全部导入» is disabled
  * while a row is bad; «仅导入有效行» imports the others, the dialog closes with the count,
- * and the table shows the new materials.
+ * and the table shows the new materials. Then the price list comes again with a changed
+ * price: «按「商品编码」更新已有记录» turns the row that failed as a taken code into an update,
+ * and the material shows the new price.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -52,4 +54,23 @@ describe('import into the catalogue as farm', () => {
     const rows = await sessionApi<{ rows: { goodsCode: string }[] }>(context, '/api/farmMaterials/list/page?goodsCode=BRW-IMP&pageSize=10');
     expect(rows.rows.map((r) => r.goodsCode).sort()).toEqual(['BRW-IMP-1', 'BRW-IMP-3']);
   });
+
+  it('imports the file again as updates by goods code: the price changes, nothing is duplicated', async () => {
+    await page.getByRole('button', { name: '导 入' }).or(page.getByRole('button', { name: '导入' })).first().click();
+    const dialog = page.getByRole('dialog').filter({ hasText: '导入 · 农资列表' });
+    await dialog.waitFor();
+    const again = ['\uFEFF商品编码 *,农资名称 *,品类 *,单位 *,单价（元）', 'BRW-IMP-1,导入测试尿素,肥料,袋,121.5'].join('\r\n');
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(again) });
+    // As a create, the code is taken.
+    await dialog.getByText('共 1 行：0 行可导入，1 行有错误').waitFor();
+    await dialog.getByRole('checkbox', { name: /按「商品编码」更新已有记录/ }).check();
+    await dialog.getByText('全部 1 行都可以导入（其中 1 行更新已有记录）').waitFor();
+    await dialog.getByText('将更新').waitFor();
+    await dialog.getByRole('button', { name: '全部导入' }).click();
+    await page.getByText('已导入 1 条记录：新增 0 条，更新 1 条').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    const rows = await sessionApi<{ rows: { goodsCode: string; unitPrice: number; version: number }[] }>(context, '/api/farmMaterials/list/page?goodsCode=BRW-IMP-1&pageSize=10');
+    expect(rows.rows.map((r) => [r.goodsCode, r.unitPrice, r.version])).toEqual([['BRW-IMP-1', 121.5, 2]]);
+  });
 });
+

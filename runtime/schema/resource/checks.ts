@@ -96,6 +96,11 @@ export function checkResourceDocument(doc: unknown): { pointer: string; message:
   });
 
   fieldProblem('/displayField', d.displayField, 'scalar');
+  if (d.importKey !== undefined) {
+    const key = props[d.importKey];
+    if (!key || key.type !== 'string' || !(d.record.required ?? []).includes(d.importKey))
+      problems.push({ pointer: '/importKey', message: `names "${d.importKey}", which is not a required string property of the record` });
+  }
 
   const filterParams = new Map<string, string>();
   const claim = (param: string, pointer: string) => {

@@ -117,6 +117,8 @@ export interface ResourceDocument {
   scope: ResourceScope;
   record: RecordSchema;
   displayField: string;
+  /** A required string property naming a record within its owner: imports may update by it (docs/import.md). */
+  importKey?: string;
   defaultSort: string;
   searchable: SearchableField[];
   sortable: string[];
