@@ -7,8 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { baseUrl, launchBrowser } from './browser.ts';
-import { apiToken, openShell } from './shell-support.ts';
+import { launchBrowser } from './browser.ts';
+import { apiAs, button, openShell } from './shell-support.ts';
 
 let browser: Browser;
 const contexts: BrowserContext[] = [];
@@ -29,29 +29,14 @@ afterAll(async () => {
   await browser?.close();
 });
 
-type Envelope<T> = { status: number; message: string; data: T };
 type Offer = { id: number; number: string; farmName: string; materialId: number; materialName: string; goodsCode: string; status: string; mine: boolean; requested: number; left: number; unit: string };
 type Request = { id: number; number: string; offerId: number; status: string; quantity: number; stockInNumber: string | null };
 type Page_<T> = { rows: T[] };
 type Stock = { rows: { storeName: string; goodsCode: string; quantity: number }[] };
 
-function apiAs(user: string) {
-  let token: string | undefined;
-  return async <T>(url: string): Promise<T> => {
-    token ??= await apiToken(user);
-    const res = await fetch(`${baseUrl()}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    const body = (await res.json()) as Envelope<T>;
-    if (body.status !== 200) throw new Error(`${url}: ${body.status} ${body.message}`);
-    return body.data;
-  };
-}
 const farmApi = apiAs('farm');
 const farm2Api = apiAs('farm2');
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A button by its words; antd spaces two-character labels («保 存»). */
-const button = (scope: Locator | Page, name: string) =>
-  scope.getByRole('button', { name: new RegExp(`(^|\\s)(${escapeRegExp(name)}|${escapeRegExp(name.split('').join(' '))})$`) }).first();
 async function confirm(page: Page): Promise<void> {
   const dialog = page.locator('.ant-modal-confirm:visible').last();
   await button(dialog, '确定').click();

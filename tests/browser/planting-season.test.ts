@@ -9,8 +9,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { baseUrl, launchBrowser } from './browser.ts';
-import { apiToken, openShell } from './shell-support.ts';
+import { launchBrowser } from './browser.ts';
+import { apiAs, button, escapeRegExp, openShell } from './shell-support.ts';
 
 let browser: Browser;
 const contexts: BrowserContext[] = [];
@@ -45,23 +45,12 @@ const SEASON_START = addDays(TODAY, -10);
 const PLANTED = TODAY;
 const SEASON_END = addDays(PLANTED, 119);
 
-type Envelope<T> = { status: number; message: string; data: T };
 type Item = { id: number; name: string; orderNumber: number; itemType: string; startOn: string; endOn: string; version: number };
 type Plan = { id: number; groupId: number; name: string; reviewStatus: string; rejectReason?: string; version: number };
 type Task = { id: number; planItemId: number; title: string; status: string; assigneeIds: number[] };
 type FarmRecord = { id: number; taskId: number; workerNames: string; hours: number; materials?: { name: string; quantity: number; unit: string }[] };
 
 /** The API as `user` sees it (checks what the console saved). */
-function apiAs(user: string) {
-  let token: string | undefined;
-  return async <T>(url: string): Promise<T> => {
-    token ??= await apiToken(user);
-    const res = await fetch(`${baseUrl()}${url}`, { headers: { Authorization: token, 'Accept-Language': 'zh' } });
-    const body = (await res.json()) as Envelope<T>;
-    if (body.status !== 200) throw new Error(`${url}: ${body.status} ${body.message}`);
-    return body.data;
-  };
-}
 const farmApi = apiAs('farm');
 
 /** Picks `option` in the antd select labelled `label` (a multi-select stays open: Escape closes it). */
@@ -95,10 +84,6 @@ async function pickDate(scope: Locator, label: string, date: string): Promise<vo
 /** The visible instance of a screen (the console keeps other tabs' screens alive, hidden). */
 const screen = (page: Page, id: string) => page.locator(`[data-screen="${id}"]:visible`).first();
 const rowOf = (scope: Locator, text: string | RegExp) => scope.locator('table.sg-table tbody tr').filter({ hasText: text }).first();
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A button by its words, after its icon's name if it has one; antd spaces two-character labels («保 存»). */
-const button = (scope: Locator | Page, name: string) =>
-  scope.getByRole('button', { name: new RegExp(`(^|\\s)(${escapeRegExp(name)}|${escapeRegExp(name.split('').join(' '))})$`) }).first();
 
 /** Confirms the open confirmation dialog (antd spaces two-character labels: «确 定»). */
 async function confirm(page: Page): Promise<void> {

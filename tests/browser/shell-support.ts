@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { baseUrl, smsMailbox } from './browser.ts';
 
 export type Lang = 'zh' | 'en';
@@ -77,3 +77,21 @@ export async function axeSeriousViolations(page: Page): Promise<{ id: string; im
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
   });
 }
+
+/** GET calls as `user` (logged in once, on first use): the reply's data, or an error naming the status. */
+export function apiAs(user: string) {
+  let token: string | undefined;
+  return async <T>(url: string): Promise<T> => {
+    token ??= await apiToken(user);
+    const res = await fetch(`${baseUrl()}${url}`, { headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'zh' } });
+    const body = (await res.json()) as { status: number; message: string; data: T };
+    if (body.status !== 200) throw new Error(`${url}: ${body.status} ${body.message}`);
+    return body.data;
+  };
+}
+
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A button by its words, after its icon's name if it has one; antd spaces two-character labels («保 存»). */
+export const button = (scope: Locator | Page, name: string) =>
+  scope.getByRole('button', { name: new RegExp(`(^|\\s)(${escapeRegExp(name)}|${escapeRegExp(name.split('').join(' '))})$`) }).first();
