@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
-import { allCodes, call, demoOrg, docs, makeUser, someRow, variant, writeOrSkip } from './resource-fixtures.ts';
+import { allCodes, call, demoOrg, docs, makeUser, someRow, variant, writeOrSkip, declaredRefusals } from './resource-fixtures.ts';
 
 const byName = (list: ResourceDocument[]) => list.map((d) => [d.name, d] as const);
 
@@ -23,8 +23,9 @@ describe.each(engines())('concurrent writers of one record on $name', (engine) =
 
   describe.each(byName(docs))('%s', (_name, doc) => {
     it('lets exactly one of two updates on the same version win; the other is told to reload', async (ctx) => {
+      const refused = declaredRefusals(ctx, doc, 'write');
       const seed = await someRow(t, writer, doc);
-      const made = await writeOrSkip(t, writer, doc, 'POST', doc.basePath, variant(doc, seed, '并发'), (note) => ctx.skip(note));
+      const made = await writeOrSkip(t, writer, doc, 'POST', doc.basePath, variant(doc, seed, '并发'), refused);
       expect(made.status).toBe(200);
       const id = made.data.id as number;
       const a = variant(doc, made.data, '甲的修改');
@@ -48,8 +49,9 @@ describe.each(engines())('concurrent writers of one record on $name', (engine) =
     });
 
     it('serialises a crowd: of eight updates on one version exactly one lands, and no version is skipped', async (ctx) => {
+      const refused = declaredRefusals(ctx, doc, 'write');
       const seed = await someRow(t, writer, doc);
-      const made = await writeOrSkip(t, writer, doc, 'POST', doc.basePath, variant(doc, seed, '人群'), (note) => ctx.skip(note));
+      const made = await writeOrSkip(t, writer, doc, 'POST', doc.basePath, variant(doc, seed, '人群'), refused);
       const id = made.data.id as number;
       const replies = await Promise.all(
         Array.from({ length: 8 }, (_, i) => call(t, i % 2 ? writer : other, 'PUT', `${doc.basePath}/${id}`, { ...variant(doc, made.data, `第${i}个`), version: 1 })),

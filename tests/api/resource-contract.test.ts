@@ -4,7 +4,7 @@ import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { MAX_PAGE_SIZE, scalarTypeOf, filterParamNames, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { transitionOwnedFields } from '../../runtime/schema/transitions.ts';
-import { allCodes, call, demoOrg, docs, makeUser, recordOf, someRow, variant, writeOrSkip, type Body } from './resource-fixtures.ts';
+import { allCodes, call, demoOrg, docs, makeUser, recordOf, someRow, variant, writeOrSkip, declaredRefusals, type Body } from './resource-fixtures.ts';
 
 const byName = (list: ResourceDocument[]) => list.map((d) => [d.name, d] as const);
 
@@ -144,9 +144,10 @@ describe.each(engines())('resource endpoints on $name', (engine) => {
     });
 
     it('creates, reads, updates and deletes a record, auditing each write with what changed', async (ctx) => {
+      const refused = declaredRefusals(ctx, doc, 'write');
       const seed = await someRow(t, writer.token, doc);
       const body = variant(doc, seed, `契约-${doc.name}`);
-      const created = await writeOrSkip(t, writer.token, doc, 'POST', base, body, (note) => ctx.skip(note));
+      const created = await writeOrSkip(t, writer.token, doc, 'POST', base, body, refused);
       expect([created.http, created.status], created.raw.body).toEqual([200, 200]);
       const id = created.data.id as number;
       expect(created.data.version).toBe(1);
@@ -162,7 +163,7 @@ describe.each(engines())('resource endpoints on $name', (engine) => {
       expect(got.data).toEqual(created.data);
 
       const changed = variant(doc, body, `改-${doc.name}`);
-      const updated = await writeOrSkip(t, writer.token, doc, 'PUT', `${base}/${id}`, { ...changed, version: 1 }, (note) => ctx.skip(note));
+      const updated = await writeOrSkip(t, writer.token, doc, 'PUT', `${base}/${id}`, { ...changed, version: 1 }, refused);
       expect([updated.status, updated.data.version], updated.raw.body).toEqual([200, 2]);
       expect(updated.data[doc.displayField]).toEqual(changed[doc.displayField]);
       const [updateLog] = await logRows(t, `${doc.name}.update`, id);
@@ -181,7 +182,7 @@ describe.each(engines())('resource endpoints on $name', (engine) => {
       expect(updateLog.ip).toBeTruthy();
 
       // A form posting back the whole row it loaded (meta fields included) is accepted.
-      const roundTrip = await writeOrSkip(t, writer.token, doc, 'PUT', `${base}/${id}`, { ...updated.data }, (note) => ctx.skip(note));
+      const roundTrip = await writeOrSkip(t, writer.token, doc, 'PUT', `${base}/${id}`, { ...updated.data }, refused);
       expect([roundTrip.status, roundTrip.data.version], roundTrip.raw.body).toEqual([200, 3]);
 
       const stale = await call(t, writer.token, 'PUT', `${base}/${id}`, { ...changed, version: 2 }, 'en');
@@ -200,9 +201,10 @@ describe.each(engines())('resource endpoints on $name', (engine) => {
     });
 
     it('batch-deletes all or nothing', async (ctx) => {
+      const refused = declaredRefusals(ctx, doc, 'write');
       const seed = await someRow(t, writer.token, doc);
       const ids: number[] = [];
-      for (const n of [1, 2]) ids.push((await writeOrSkip(t, writer.token, doc, 'POST', base, variant(doc, seed, `批量-${n}`), (note) => ctx.skip(note))).data.id);
+      for (const n of [1, 2]) ids.push((await writeOrSkip(t, writer.token, doc, 'POST', base, variant(doc, seed, `批量-${n}`), refused)).data.id);
       const partial = await call(t, writer.token, 'DELETE', `${base}/batch`, { ids: [...ids, 2147483000] });
       expect([partial.http, partial.status]).toEqual([404, 40401]);
       for (const id of ids) expect((await call(t, writer.token, 'GET', `${base}/${id}`)).status).toBe(200);

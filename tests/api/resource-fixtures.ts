@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
+import type { TestContext } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import type { Queryable } from '../../server/db/database.ts';
 import { readResourceDocuments } from '../../server/resources/load.ts';
@@ -168,9 +169,56 @@ export async function someRow(t: TestApp, token: string, doc: ResourceDocument):
 const ajv = createAjv();
 
 /**
- * Writes `body`; when the server refuses with 40001 a body that the document itself
- * accepts, a rule of another module (unique codes, publishing, …) decided, which a
- * generated record cannot be expected to satisfy: the test is skipped with the reason.
+ * Where a rule outside a resource document refuses the records these suites generate, and
+ * why. The suites derive a record from a seeded one; a few modules hold rules such a copy
+ * cannot meet. Each entry is `resource:case` (`write`: the writer's own create or update;
+ * `menuCodes`: a user holding only one menu entry's codes; `otherFarm`: a record generated
+ * for a farm other than the seed's). A refusal of an unlisted pair fails its test, and so
+ * does a listed pair whose test ran without a refusal: the list is the exact set of skips.
+ */
+export const EXPECTED_REFUSALS: Readonly<Record<string, string>> = {
+  'appVersions:write': 'a version code is unique per platform; a copy of a seeded version repeats it',
+  'appVersions:menuCodes': 'a version code is unique per platform; a copy of a seeded version repeats it',
+  'articles:menuCodes': 'publishing an article needs the publish code, which a menu entry of the readers does not carry',
+  'tankMaterials:menuCodes': 'writing the fertilizer library needs its maintainer code, beyond the menu entry',
+  'farmingRecords:otherFarm': 'a record names a task of its own farm; the copied task is the seed farm\'s',
+  'farmingTasks:otherFarm': 'assignees must be people of the task\'s farm; the copied ones are the seed farm\'s',
+  'greenhouses:otherFarm': 'a greenhouse names a group of its own farm; the copied group is the seed farm\'s',
+  'growthObservations:otherFarm': 'an observation names a plan of its own farm; the copied plan is the seed farm\'s',
+  'planItems:otherFarm': 'an item names a plan of its own farm; the copied plan is the seed farm\'s',
+  'plantGroups:otherFarm': 'a group\'s plots must be its own farm\'s; the copied plots are the seed farm\'s',
+  'plantPlans:otherFarm': 'a plan names a planting group of its own farm; the copied group is the seed farm\'s',
+};
+
+export type RefusalCase = 'write' | 'menuCodes' | 'otherFarm';
+/** Handles a refused generated write; never returns. */
+export type Refused = (r: Reply) => never;
+
+/**
+ * What a test does when a generated write is refused: skip with the listed reason, or fail
+ * naming the pair to list. A listed pair whose test finishes without a refusal fails too.
+ */
+export function declaredRefusals(ctx: TestContext, doc: ResourceDocument, kase: RefusalCase): Refused {
+  const key = `${doc.name}:${kase}`;
+  const reason = EXPECTED_REFUSALS[key];
+  let refused = false;
+  if (reason) {
+    ctx.onTestFinished(() => {
+      if (!refused) throw new Error(`'${key}' is listed in EXPECTED_REFUSALS (${reason}) but its generated writes were all accepted: take it off the list`);
+    });
+  }
+  return (r: Reply): never => {
+    refused = true;
+    if (!reason) throw new Error(`${doc.name}: a rule outside the document refused a generated record (${r.status} ${r.message}); make the generated record meet it, or list '${key}' in EXPECTED_REFUSALS with the reason`);
+    ctx.skip(`${key}: ${reason} (${r.message})`);
+    throw new Error('unreachable: skip throws');
+  };
+}
+
+/**
+ * Writes a generated `body`. A 40001 for a body that the document itself accepts (or a
+ * 40301 when the caller holds the document's codes) is a rule of another module: `refused`
+ * decides whether that was declared.
  */
 export async function writeOrSkip(
   t: TestApp,
@@ -179,13 +227,11 @@ export async function writeOrSkip(
   method: 'POST' | 'PUT',
   url: string,
   body: Body,
-  skip: (note: string) => void,
+  refused: Refused,
   opts: { codesHeld?: boolean } = {},
 ): Promise<Reply> {
   const r = await call(t, token, method, url, body);
   const valid = ajv.validate(writeJsonSchema(doc, method === 'POST' ? 'create' : 'update'), body);
-  if ((r.status === 40001 && valid) || (r.status === 40301 && opts.codesHeld)) {
-    skip(`${doc.name}: a rule outside the document refused a generated record: ${r.message}`);
-  }
+  if ((r.status === 40001 && valid) || (r.status === 40301 && opts.codesHeld)) refused(r);
   return r;
 }

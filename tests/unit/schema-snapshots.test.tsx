@@ -20,7 +20,7 @@ process.env.TZ = 'UTC';
 
 import { cleanup, prettyDOM } from '@testing-library/react';
 import { resolve } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { folderSource } from '../../runtime/schema/folder-source.ts';
 import { loadRegistry, type SchemaRegistry, type SourceDocument } from '../../runtime/schema/registry.ts';
 import type { Screen } from '../../runtime/schema/screen.ts';
@@ -47,6 +47,24 @@ const formFiles = documents
   })
   .map((d) => d.file);
 
+/**
+ * The day every snapshot is rendered on, whatever the machine's date: a screen that builds a
+ * range from today (a trend's last year) records this day, so the suite passes tomorrow too.
+ * Only Date is replaced; timers stay real, so React, antd and the waits behave as usual.
+ */
+const SNAPSHOT_NOW = new Date('2026-06-15T04:00:00Z');
+/** Runs `render` on the snapshot clock, and gives the machine its clock back after. */
+async function onSnapshotClock<T>(render: () => Promise<T>): Promise<T> {
+  const machine = new Date();
+  vi.setSystemTime(SNAPSHOT_NOW);
+  try {
+    return await render();
+  } finally {
+    vi.setSystemTime(machine);
+  }
+}
+afterAll(() => vi.useRealTimers());
+
 let registry: SchemaRegistry;
 beforeAll(async () => {
   stubBrowserApis();
@@ -65,7 +83,11 @@ const GALLERY = new Set(['schemas/screens/knowledge/cropsManager.json', 'schemas
  * One screen of `registry` rendered with fixture data: the requests it made, then its
  * semantic outline. An invalid document fails here with its problems.
  */
-async function snapshotOf(registry: SchemaRegistry, file: string): Promise<{ container: HTMLElement; text: string; screen: Screen }> {
+function snapshotOf(registry: SchemaRegistry, file: string): Promise<{ container: HTMLElement; text: string; screen: Screen }> {
+  return onSnapshotClock(() => renderedOutline(registry, file));
+}
+
+async function renderedOutline(registry: SchemaRegistry, file: string): Promise<{ container: HTMLElement; text: string; screen: Screen }> {
   const loaded = [...registry.screens.values()].find((s) => s.file === file);
   const broken = registry.broken.find((b) => b.file === file);
   expect(broken?.problems.map((p) => `${p.file}#${p.pointer} ${p.message}`) ?? [], `${file} is invalid`).toEqual([]);
@@ -97,14 +119,31 @@ describe('schema snapshots', () => {
     }
   }, 60_000);
 
+  // The machine's date must not reach a snapshot: the screens that read today are rendered
+  // with the machine set to two far-apart days and compared with the same stored snapshot.
+  it.each(['schemas/screens/devices/seedlingReportTrend.json', 'schemas/screens/devices/seedlingSituation.json'])('%s is the same on any day', async (file) => {
+    const name = file.replace(/^schemas\//, '');
+    for (const machineDay of ['2026-11-27T23:30:00Z', '2031-02-28T12:00:00Z']) {
+      vi.setSystemTime(new Date(machineDay));
+      const { text } = await snapshotOf(registry, file);
+      cleanup();
+      expect(text, `rendered with the machine on ${machineDay}`).toContain('2026-06-15');
+      await expect(text).toMatchFileSnapshot(`./__snapshots__/schemas/${name}.txt`);
+    }
+    vi.useRealTimers();
+  }, 60_000);
+
   it.each(formFiles)('%s in show mode', async (file) => {
     const screen = [...registry.screens.values()].find((s) => s.file === file)!.screen;
     if (screen.kind !== 'form') throw new Error(`${file} is not a form`);
     const first = screenRoutes(screen)[0];
     const params = { ...fixtureParams(first ? routeParams(first.route) : [screen.idParam ?? 'id']), [screen.modeParam ?? 'operate']: 'show' };
     const h = createHarness(registry);
-    const { container } = renderScreen(h, registry, screen.id, { routePattern: first?.route, authority: first?.authority ?? screen.authority, params });
-    await settled(h, container);
+    const container = await onSnapshotClock(async () => {
+      const { container } = renderScreen(h, registry, screen.id, { routePattern: first?.route, authority: first?.authority ?? screen.authority, params });
+      await settled(h, container);
+      return container;
+    });
     // A read view: descriptions, no form controls, no required marks.
     expect(container.querySelector('[data-testid="read-view"]'), file).not.toBeNull();
     expect(container.querySelectorAll('input, textarea, select, .ant-form-item-required').length, file).toBe(0);
