@@ -1,7 +1,7 @@
 /**
  * `npm run bundle:budget [-- --dist <dir>]`: the JavaScript each route of the console
- * loads, gzip, against its budget. Builds the console (production, with Vite's manifest)
- * into a temporary folder, or reads a build already made with a manifest (`--dist`),
+ * loads, gzip, against its budget. Builds the console (production, with Vite's manifest;
+ * console-build.ts keeps the build for the browser tests and the next run), or reads a build already made with a manifest (`--dist`),
  * prints one line per route and exits 1 when a route is over its budget. Part of
  * `npm test`, so CI fails when a route grows past its budget.
  *
@@ -10,13 +10,14 @@
  * reaches and their static imports, followed through Vite's manifest. Sizes are
  * gzip (level 9, what a server precompressing its assets sends) of each chunk once.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { cachedConsoleBuild } from './console-build.ts';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export { buildConsole } from './console-build.ts';
+
 
 interface ManifestChunk {
   file: string;
@@ -147,25 +148,6 @@ export function routeSizes(distDir: string, budgets: RouteBudget[] = ROUTE_BUDGE
   });
 }
 
-/** Builds the console for production, with its manifest, into `outDir`. */
-export async function buildConsole(outDir: string): Promise<void> {
-  const { build } = await import('vite');
-  // Vite bakes NODE_ENV into the bundle: measure what `npm start` serves.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      root: REPO_ROOT,
-      mode: 'production',
-      configFile: join(REPO_ROOT, 'vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true, manifest: true },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-}
-
 const fmt = (bytes: number) => `${(bytes / kB).toFixed(1)} kB`;
 
 export function formatRouteSizes(sizes: RouteSize[]): string {
@@ -179,24 +161,15 @@ export function formatRouteSizes(sizes: RouteSize[]): string {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const at = args.indexOf('--dist');
-  let dist = at >= 0 ? resolve(args[at + 1]) : undefined;
-  let temp: string | undefined;
-  if (!dist) {
-    temp = mkdtempSync(join(tmpdir(), 'farm-budget-'));
-    dist = join(temp, 'dist');
-    await buildConsole(dist);
-  }
-  try {
-    const sizes = routeSizes(dist);
-    console.log('JavaScript per route (gzip), against its budget:');
-    console.log(formatRouteSizes(sizes));
-    const over = sizes.filter((s) => s.gzip > s.budget);
-    if (over.length) {
-      console.error(`\n${over.length} route(s) over budget: ${over.map((s) => s.route).join(', ')}`);
-      process.exitCode = 1;
-    }
-  } finally {
-    if (temp) rmSync(temp, { recursive: true, force: true });
+  // Without --dist, the build of the sources as they are (made now, or kept from the last run).
+  const dist = at >= 0 ? resolve(args[at + 1]) : await cachedConsoleBuild();
+  const sizes = routeSizes(dist);
+  console.log('JavaScript per route (gzip), against its budget:');
+  console.log(formatRouteSizes(sizes));
+  const over = sizes.filter((s) => s.gzip > s.budget);
+  if (over.length) {
+    console.error(`\n${over.length} route(s) over budget: ${over.map((s) => s.route).join(', ')}`);
+    process.exitCode = 1;
   }
 }
 

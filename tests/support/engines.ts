@@ -78,11 +78,7 @@ export function engines(): Engine[] {
   if (url) {
     const postgres: Engine = {
       name: 'postgres',
-      async openSeeded() {
-        const db = await postgres.open();
-        await seedIfEmpty(db);
-        return db;
-      },
+      openSeeded: () => seededCopy(url),
       async open() {
         const schema = `t_${randomBytes(6).toString('hex')}`;
         const admin = await openPostgres({ connectionString: url, max: 1 });
@@ -105,4 +101,77 @@ export function engines(): Engine[] {
     list.push(postgres);
   }
   return list;
+}
+
+/** The machine's day as YYYYMMDD, naming databases so that a later run can drop earlier ones. */
+const today = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+
+/** `url` with its database replaced by `name`. */
+function databaseUrl(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/**
+ * The seeded PostgreSQL database of this code and day, made once per machine: migrating and
+ * seeding costs seconds per file, a copy of a template database a fraction of one. Several
+ * workers may build it at once; each builds under a name of its own and the first rename wins.
+ */
+let seededTemplate: Promise<string> | undefined;
+function seededTemplateName(url: string): Promise<string> {
+  seededTemplate ??= (async () => {
+    const name = `farm_seeded_${today()}_${seedInputsKey()}`;
+    const admin = await openPostgres({ connectionString: url, max: 1 });
+    try {
+      const exists = async () => ((await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [name])).rows[0]?.n ?? 0) > 0;
+      if (await exists()) return name;
+      const building = `${name}_b${process.pid}`;
+      await admin.exec(`DROP DATABASE IF EXISTS ${building}`);
+      await admin.exec(`CREATE DATABASE ${building}`);
+      const db = await openPostgres({ connectionString: databaseUrl(url, building), max: 2 });
+      try {
+        await migrate(db);
+        await seedIfEmpty(db);
+      } finally {
+        await db.close();
+      }
+      try {
+        await admin.exec(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      } catch (e) {
+        await admin.exec(`DROP DATABASE IF EXISTS ${building}`);
+        if (!(await exists())) throw e;
+      }
+      // Templates and copies from before yesterday (a run that was killed leaves its copies)
+      // go; today's may serve another checkout's run, yesterday's a run going past midnight.
+      const stale = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname ~ '^farm_(seeded|t)_[0-9]{8}_' AND substring(datname from '_([0-9]{8})_') < $1", [today(-1)]);
+      for (const { datname } of stale.rows) await admin.exec(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+      return name;
+    } finally {
+      await admin.close();
+    }
+  })();
+  return seededTemplate;
+}
+
+/** A database of its own copied from the seeded template, dropped on close. */
+async function seededCopy(url: string): Promise<Database> {
+  const template = await seededTemplateName(url);
+  const name = `farm_t_${today()}_${randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres({ connectionString: url, max: 1 });
+  try {
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await admin.close();
+  }
+  const db = await openPostgres({ connectionString: databaseUrl(url, name), max: 5 });
+  const close = db.close;
+  return Object.assign(db, {
+    close: async () => {
+      await close.call(db);
+      const cleanup = await openPostgres({ connectionString: url, max: 1 });
+      await cleanup.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.close();
+    },
+  });
 }
