@@ -72,7 +72,8 @@ describe.each(engines())('generated bad input to the account calls on $name', (e
     await f?.close();
   });
 
-  const runs = Number(process.env.FUZZ_RUNS ?? 300);
+  // New cases every run; `npm run test:full` (TEST_FULL=1) draws three times as many.
+  const runs = Number(process.env.FUZZ_RUNS ?? (process.env.TEST_FULL === '1' ? 300 : 100));
 
   it(`refuses ${runs} invalid bodies to POST add/byFarmId with 40001 and changes nothing`, async () => {
     const valid = { farmId: await f.orgOf('farm'), username: 'fuzz_ok', password: 'fuzz_2026', name: '合法', mobilePhone: '13912345678', roleIds: [] };

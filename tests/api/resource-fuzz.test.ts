@@ -20,8 +20,9 @@ import { allCodes, demoOrg, docs, fingerprint, makeUser, someRow, variant, type 
  * and ids get a 40001 (HTTP 400, or 413 for an oversized body) or 40401 reply, never a
  * 500, and the records and the operation log are exactly as before.
  */
-// Per resource and property, on each engine; every run draws new cases, so CI covers more over time.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 80);
+// Per resource and property, on each engine; every run draws new cases, so CI covers more
+// over time. `npm run test:full` (TEST_FULL=1) draws five times as many.
+const RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.TEST_FULL === '1' ? 200 : 40));
 const byName = (list: ResourceDocument[]) => list.map((d) => [d.name, d] as const);
 
 function wrongTypeValue(field: FieldSchema): fc.Arbitrary<unknown> {
