@@ -1,10 +1,16 @@
-/** Each browser test file gets a server of its own (file-server.ts), unless BROWSER_BASE_URL names one. */
+/**
+ * Each browser test file gets a server of its own (file-server.ts), unless BROWSER_BASE_URL
+ * names one, or the file declared readsOnly() and takes the project's shared server.
+ */
 import { afterAll, beforeAll, inject } from 'vitest';
-import { startFileServer } from './file-server.ts';
+import { startFileServer, pointAtServer, wantsSharedServer } from './file-server.ts';
 
 let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  if (!process.env.BROWSER_BASE_URL) stop = await startFileServer(inject('distDir'));
+  if (process.env.BROWSER_BASE_URL) return;
+  const shared = inject('sharedServer');
+  if (wantsSharedServer() && shared) pointAtServer(shared);
+  else stop = await startFileServer(inject('distDir'));
 });
 afterAll(async () => {
   await stop?.();

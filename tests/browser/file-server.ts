@@ -18,6 +18,22 @@ let current: FileServer | undefined;
 /** This file's server (undefined when the tests point at one already running, BROWSER_BASE_URL). */
 export const fileServer = (): FileServer | undefined => current;
 
+let readOnly = false;
+/**
+ * Declares, at the top of a test file, that the file changes nothing on the server (it
+ * reads, navigates, searches): it then uses the browser project's shared server
+ * (global-setup.ts) instead of starting one of its own, which costs seconds. A file that
+ * saves, deletes, imports or publishes anything keeps a server of its own.
+ */
+export function readsOnly(): void {
+  readOnly = true;
+}
+export const wantsSharedServer = (): boolean => readOnly;
+/** Points this file's tests at `server` (the shared one). */
+export function pointAtServer(server: FileServer): void {
+  current = server;
+}
+
 /**
  * Serves the built console (`distDir`, built once by global-setup.ts) with the real API
  * server over a PGlite of its own, cloned from the seeded image: every browser test file
@@ -25,6 +41,16 @@ export const fileServer = (): FileServer | undefined => current;
  * parallel with each other and with the API tests, in any order.
  */
 export async function startFileServer(distDir: string): Promise<() => Promise<void>> {
+  const { server, stop } = await serveSeededConsole(distDir);
+  current = server;
+  return async () => {
+    current = undefined;
+    await stop();
+  };
+}
+
+/** The built console and the API over a fresh clone of the seeded image, on a free port. */
+export async function serveSeededConsole(distDir: string): Promise<{ server: FileServer; stop: () => Promise<void> }> {
   // The device simulator reports every 3 s, so a reading arrives while a test watches.
   process.env.DEVICE_SIMULATOR_PERIOD_MS ??= '3000';
   const dir = mkdtempSync(join(tmpdir(), 'farm-browser-'));
@@ -35,11 +61,12 @@ export async function startFileServer(distDir: string): Promise<() => Promise<vo
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the test server has no port');
-  current = { baseUrl: `http://127.0.0.1:${address.port}`, smsMailbox: config.smsMailbox };
-  return async () => {
-    current = undefined;
-    await app.close();
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
+  return {
+    server: { baseUrl: `http://127.0.0.1:${address.port}`, smsMailbox: config.smsMailbox },
+    stop: async () => {
+      await app.close();
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -6,6 +6,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, launchBrowser, logIn, newPage } from './browser.ts';
+import { readsOnly } from './file-server.ts';
+
+// Reads and navigates only: the project's shared server (file-server.ts).
+readsOnly();
 
 const TARGET = '/agricultureKnowledge/cropsManager';
 const SETTLE_MS = 3_000;

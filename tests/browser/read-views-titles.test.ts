@@ -2,6 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser } from './browser.ts';
 import { api, openShell } from './shell-support.ts';
+import { readsOnly } from './file-server.ts';
+
+// Reads and navigates only: the project's shared server (file-server.ts).
+readsOnly();
 
 // Issue 9 items 4 and 5 at 1440 px: a show view is a read view (descriptions, references
 // by name, enums by label, no form controls, no required marks), and the record names the

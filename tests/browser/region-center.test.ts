@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser.ts';
 import { openShell } from './shell-support.ts';
+import { readsOnly } from './file-server.ts';
+
+// Reads and navigates only: the project's shared server (file-server.ts).
+readsOnly();
 
 let browser: Browser;
 let page: Page;

@@ -19,6 +19,10 @@ import zh from '../../locales/zh.json';
 import { launchBrowser } from './browser.ts';
 import { api, openShell } from './shell-support.ts';
 import { FULL_WALK, routesOf, screenFiles, walkSelector } from './walk-scope.ts';
+import { readsOnly } from './file-server.ts';
+
+// Reads and navigates only: the project's shared server (file-server.ts).
+readsOnly();
 
 /**
  * The spec routes this run visits: all of them in a full walk (`npm run test:full`);

@@ -16,6 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { api, apiToken, injectAxe, openShell } from './shell-support.ts';
 import { FULL_WALK, kindKey, screenFiles, walkSelector, type WalkedDoc } from './walk-scope.ts';
+import { readsOnly } from './file-server.ts';
+
+// Reads and navigates only: the project's shared server (file-server.ts).
+readsOnly();
 
 const screenDocs = (): WalkedDoc[] => screenFiles().map((f) => f.doc);
 

@@ -2,6 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './browser.ts';
 import { openShell, pathOf } from './shell-support.ts';
+import { readsOnly } from './file-server.ts';
+
+// Reads and navigates only: the project's shared server (file-server.ts).
+readsOnly();
 
 let browser: Browser;
 let context: BrowserContext | undefined;
