@@ -42,7 +42,17 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
-export async function startEmbeddedBroker(db: Database, opts: { root: string; port?: number; host?: string; log?: (msg: string) => void }): Promise<EmbeddedBroker> {
+export interface BrokerOptions {
+  root: string;
+  port?: number;
+  /** The TCP port's bind address (MQTT_HOST); loopback unless configured. */
+  host?: string;
+  log?: (msg: string) => void;
+  /** A gateway (its code) connected or disconnected: the hub marks it and its devices. */
+  onPresence?: (gatewayCode: string, online: boolean) => void;
+}
+
+export async function startEmbeddedBroker(db: Database, opts: BrokerOptions): Promise<EmbeddedBroker> {
   const serverPassword = randomBytes(18).toString('base64url');
   const principals = new WeakMap<Client, Principal>();
   /** Connected gateway clients with the secret they connected with (refresh). */
@@ -81,7 +91,17 @@ export async function startEmbeddedBroker(db: Database, opts: { root: string; po
     );
   };
 
-  aedes.on('clientDisconnect', (client) => void gateways.delete(client));
+  aedes.on('client', (client) => {
+    const who = gateways.get(client);
+    if (who?.principal.gateway) opts.onPresence?.(who.principal.gateway, true);
+  });
+  aedes.on('clientDisconnect', (client) => {
+    const who = gateways.get(client);
+    gateways.delete(client);
+    // Another connection of the same gateway (a reconnect that overtook the old socket) keeps it online.
+    const code = who?.principal.gateway;
+    if (code && ![...gateways.values()].some((g) => g.principal.gateway === code)) opts.onPresence?.(code, false);
+  });
 
   aedes.authorizePublish = (client, packet, done) => {
     if (!client) return done(null); // a stored last will of a client gone before it was judged
@@ -111,7 +131,7 @@ export async function startEmbeddedBroker(db: Database, opts: { root: string; po
     server = createServer(aedes.handle);
     await new Promise<void>((resolve, reject) => {
       server?.once('error', reject);
-      server?.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+      server?.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
     });
     const address = server.address();
     port = typeof address === 'object' && address ? address.port : null;

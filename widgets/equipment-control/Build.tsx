@@ -21,6 +21,8 @@ interface Gateway {
   online: boolean;
   lastSeen: string | null;
   devices: number;
+  /** A demo gateway the simulator plays (not real equipment). */
+  simulated: boolean;
 }
 interface BuildDevice {
   id: number;
@@ -39,6 +41,7 @@ interface BuildDevice {
   lat: number | null;
   online: boolean;
   lastSeen: string | null;
+  simulated: boolean;
 }
 interface Build {
   gateways: Gateway[];
@@ -96,7 +99,7 @@ export function BuildView({ services, texts, units, kinds, menu, can }: { servic
         loading={!build && !error}
         pagination={false}
         columns={[
-          { title: texts.name, dataIndex: 'name' },
+          { title: texts.name, render: (_, g) => <SimulatedName name={g.name} simulated={g.simulated} texts={texts} /> },
           { title: texts.code, dataIndex: 'code' },
           { title: texts.place, dataIndex: 'place' },
           { title: texts.deviceCount, dataIndex: 'devices' },
@@ -144,7 +147,7 @@ export function BuildView({ services, texts, units, kinds, menu, can }: { servic
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
         onRow={(d) => ({ 'data-build-device': d.code }) as React.HTMLAttributes<HTMLElement>}
         columns={[
-          { title: texts.device, dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
+          { title: texts.device, render: (_, d) => <SimulatedName name={d.name} simulated={d.simulated} texts={texts} />, sorter: (a, b) => a.name.localeCompare(b.name) },
           { title: texts.code, dataIndex: 'code' },
           { title: texts.kindLabel, render: (_, d) => <Tag color={d.kind === 'sensor' ? 'cyan' : 'blue'}>{texts.kinds[d.kind] ?? d.kind}</Tag> },
           { title: texts.model, dataIndex: 'model' },
@@ -356,5 +359,19 @@ function DeviceForm({ services, texts, menu, row, build, onDone }: { services: C
         </Space>
       </Form>
     </Modal>
+  );
+}
+
+/** A name with the «模拟» tag when the simulator plays it: demo data is never taken for a real device. */
+function SimulatedName({ name, simulated, texts }: { name: string; simulated: boolean; texts: Texts }) {
+  return (
+    <>
+      {name}
+      {simulated && (
+        <Tag color="purple" className="eqc-simulated" data-testid="simulated" style={{ marginInlineStart: 6 }}>
+          {texts.simulated}
+        </Tag>
+      )}
+    </>
   );
 }
