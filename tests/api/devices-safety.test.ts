@@ -16,6 +16,7 @@
  * The test plays the gateway with its own MQTT client.
  */
 import { connect as netConnect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { MqttClient, connect, type IClientOptions } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
@@ -23,6 +24,7 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { call } from './resource-fixtures.ts';
 import { deviceServiceOf } from '../../server/devices/plugin.ts';
 import type { DeviceService } from '../../server/devices/service.ts';
+import { startEmbeddedBroker } from '../../server/devices/broker.ts';
 import { loadConfig, type ServerConfig } from '../../server/config.ts';
 
 const OFFLINE_AFTER_S = 3;
@@ -394,6 +396,54 @@ for (const engine of engines()) {
         await until(async () => (await call(t, farm, 'GET', `/api/devices/commands/detail?id=${sim.data.id}`)).data.status === 'acknowledged', 4000);
       } finally {
         await gw.endAsync(true);
+      }
+    });
+
+    it('the embedded broker: loopback unless told, a throttle on failed logins, the demo gateways’ passwords refused from the network', async () => {
+      const lan = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      if (!lan) return console.warn('skipped: this machine has no non-loopback IPv4 address to connect from');
+      const login = (host: string, port: number, username: string, password: string) =>
+        new Promise<number | string>((resolve) => {
+          const c = connect(`mqtt://${host}:${port}`, { username, password, reconnectPeriod: 0, clientId: `t-${Math.random().toString(36).slice(2)}`, connectTimeout: 3000 });
+          const done = (code: number | string) => {
+            c.end(true);
+            resolve(code);
+          };
+          c.once('connect', () => done(0));
+          c.once('error', (e) => done((e as { code?: number | string }).code ?? -1));
+          c.once('close', () => done(-2));
+        });
+      const g = await call(t, farm, 'POST', '/api/devices/build/gateways', { menu, code: `F${farmId}-GW7`, name: '北区网关' });
+      expect(g.status, g.raw.body).toBe(200);
+      const real = g.data.mqtt.password as string;
+      // Default bind: loopback only; the network address is not even listened on.
+      const local = await startEmbeddedBroker(t.db, { root: 'x', port: 0 });
+      try {
+        expect(await login('127.0.0.1', local.port as number, `F${farmId}-GW7`, real)).toBe(0);
+        expect(await login(lan, local.port as number, `F${farmId}-GW7`, real)).toBe('ECONNREFUSED');
+      } finally {
+        await local.close();
+      }
+      const open = await startEmbeddedBroker(t.db, { root: 'x', port: 0, host: '0.0.0.0' });
+      try {
+        const port = open.port as number;
+        // The seeded demo gateway's password (in the code and docs) works on this machine only.
+        expect(await login('127.0.0.1', port, `F${farmId}-GW2`, `demo-secret-F${farmId}-2`)).toBe(0);
+        expect(await login(lan, port, `F${farmId}-GW2`, `demo-secret-F${farmId}-2`)).toBe(4);
+        // A registered gateway connects from the network.
+        expect(await login(lan, port, `F${farmId}-GW7`, real)).toBe(0);
+        // Five wrong passwords from an address (its good login above started the count again): the right one is refused too, until the minute is over.
+        const now = Date.now();
+        open.throttle.now = () => now;
+        for (let i = 0; i < 5; i++) expect(await login(lan, port, `F${farmId}-GW7`, `guess-${i}`)).toBe(4);
+        expect(await login(lan, port, `F${farmId}-GW7`, real)).toBe(5);
+        expect(open.throttle.throttled).toBe(1);
+        // Loopback is another address: not throttled.
+        expect(await login('127.0.0.1', port, `F${farmId}-GW7`, real)).toBe(0);
+        open.throttle.now = () => now + 61_000;
+        expect(await login(lan, port, `F${farmId}-GW7`, real)).toBe(0);
+      } finally {
+        await open.close();
       }
     });
 
