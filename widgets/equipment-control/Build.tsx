@@ -11,6 +11,7 @@ import type { ConsoleServices } from '../../runtime/services/contract.ts';
 import { isHttpError } from '../../runtime/widgets/api.ts';
 import type { Unit } from './live.ts';
 import type { Texts } from './texts.ts';
+import { SimulatedTag } from './Simulated.tsx';
 
 interface Gateway {
   id: number;
@@ -362,16 +363,12 @@ function DeviceForm({ services, texts, menu, row, build, onDone }: { services: C
   );
 }
 
-/** A name with the «模拟» tag when the simulator plays it: demo data is never taken for a real device. */
+/** A name with the «模拟» tag when the simulator plays it. */
 function SimulatedName({ name, simulated, texts }: { name: string; simulated: boolean; texts: Texts }) {
   return (
-    <>
+    <Space size={6}>
       {name}
-      {simulated && (
-        <Tag color="purple" className="eqc-simulated" data-testid="simulated" style={{ marginInlineStart: 6 }}>
-          {texts.simulated}
-        </Tag>
-      )}
-    </>
+      {simulated && <SimulatedTag texts={texts} />}
+    </Space>
   );
 }

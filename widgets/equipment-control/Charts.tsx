@@ -13,6 +13,7 @@ import type { ConsoleServices } from '../../runtime/services/contract.ts';
 import { isHttpError } from '../../runtime/widgets/api.ts';
 import type { Unit } from './live.ts';
 import { UNITS, type Texts } from './texts.ts';
+import { SimulatedBanner } from './Simulated.tsx';
 
 echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
 
@@ -88,7 +89,7 @@ export function ChartsView({ services, texts, units, defaultKind, defaultRange }
         <Button onClick={exportCsv} disabled={!data}>{texts.exportCsv}</Button>
       </Space>
       {error && <Alert type="error" title={error} showIcon />}
-      {data?.series.some((s) => s.simulated) && <Alert type="info" showIcon data-testid="simulated-banner" title={texts.simulatedBanner} />}
+      {data?.series.some((s) => s.simulated) && <SimulatedBanner texts={texts} />}
       {data && data.series.every((s) => !s.points.length) ? <Empty description={texts.noData} /> : data && <Chart data={data} texts={texts} />}
     </div>
   );
