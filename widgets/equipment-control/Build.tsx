@@ -104,6 +104,7 @@ export function BuildView({ services, texts, units, kinds, menu, can }: { servic
           { title: texts.code, dataIndex: 'code' },
           { title: texts.place, dataIndex: 'place' },
           { title: texts.deviceCount, dataIndex: 'devices' },
+          { title: texts.online, render: (_, g) => <Tag color={g.online ? 'green' : 'default'}>{g.online ? texts.online : texts.offline}</Tag> },
           { title: texts.firmware, dataIndex: 'firmware' },
           { title: texts.lastSeen, render: (_, g) => time(g.lastSeen) },
           {
