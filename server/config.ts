@@ -22,11 +22,17 @@ export interface ServerConfig {
   mqttPassword?: string;
   /** The embedded broker's TCP port for real gateways; undefined: in-process clients only. */
   mqttPort?: number;
+  /** The address the embedded broker's TCP port binds (MQTT_HOST; loopback by default). */
+  mqttHost: string;
   /** First level(s) of every device topic: {root}/{farmId}/device/{code}/… */
   mqttTopicRoot: string;
   /** Several API instances on one external broker share the device messages ($share/{group}/…). */
   mqttSharedGroup?: string;
-  /** The demo farms' device simulator (on by default with the embedded broker). */
+  /**
+   * The demo farms' device simulator: on by default only with the embedded broker kept in
+   * process (no MQTT_PORT, no MQTT_URL), since real gateways may then be connected;
+   * DEVICE_SIMULATOR=on forces it, =off turns it off.
+   */
   deviceSimulator: boolean;
   /** How long a command waits for the device's acknowledgement. */
   commandTimeoutMs: number;
@@ -56,10 +62,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mqttPort: env.MQTT_PORT ? Number(env.MQTT_PORT) : undefined,
     mqttTopicRoot: env.MQTT_TOPIC_ROOT || 'farm',
     mqttSharedGroup: env.MQTT_SHARED_GROUP || undefined,
-    deviceSimulator: (env.DEVICE_SIMULATOR ?? (env.MQTT_URL ? 'off' : 'on')) !== 'off',
+    mqttHost: env.MQTT_HOST || '127.0.0.1',
+    deviceSimulator: simulatorOn(env),
     commandTimeoutMs: Number(env.DEVICE_COMMAND_TIMEOUT_MS ?? 15_000),
     deviceOfflineAfterS: Number(env.DEVICE_OFFLINE_AFTER_S ?? 180),
     readingsRetentionDays: Number(env.READINGS_RETENTION_DAYS ?? 400),
     forecastUrl: env.FORECAST_URL || undefined,
   };
+}
+
+/** DEVICE_SIMULATOR=on|off decides; unset, the simulator runs only when no real gateway can connect. */
+export function simulatorOn(env: NodeJS.ProcessEnv): boolean {
+  if (env.DEVICE_SIMULATOR === 'on') return true;
+  if (env.DEVICE_SIMULATOR === 'off') return false;
+  return !env.MQTT_URL && !env.MQTT_PORT;
 }

@@ -13,6 +13,7 @@ import { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import { parseTopic } from './topics.ts';
+import { isLoopback, LoginThrottle } from './login-throttle.ts';
 
 export const SERVER_PRINCIPAL = 'farm-backoffice-server';
 
@@ -34,6 +35,8 @@ export interface EmbeddedBroker {
   port: number | null;
   /** Publishes refused by authorizePublish since start (spoofing attempts). */
   refused: number;
+  /** Failed logins per address (its clock is settable for tests). */
+  throttle: LoginThrottle;
   /**
    * After the system-build screens change gateways or devices: every connected gateway's
    * devices are read again; a gateway deleted or given a new secret is disconnected.
@@ -42,20 +45,42 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
-export async function startEmbeddedBroker(db: Database, opts: { root: string; port?: number; host?: string; log?: (msg: string) => void }): Promise<EmbeddedBroker> {
+export interface BrokerOptions {
+  root: string;
+  port?: number;
+  /** The TCP port's bind address (MQTT_HOST); loopback unless configured. */
+  host?: string;
+  log?: (msg: string) => void;
+  /** A gateway (its code) connected or disconnected: the hub marks it and its devices. */
+  onPresence?: (gatewayCode: string, online: boolean) => void;
+}
+
+export async function startEmbeddedBroker(db: Database, opts: BrokerOptions): Promise<EmbeddedBroker> {
   const serverPassword = randomBytes(18).toString('base64url');
   const principals = new WeakMap<Client, Principal>();
   /** Connected gateway clients with the secret they connected with (refresh). */
   const gateways = new Map<Client, { principal: Principal; secret: string }>();
   const aedes = await Aedes.createBroker({ drainTimeout: 30_000 });
   const state = { refused: 0 };
+  const throttle = new LoginThrottle();
 
   aedes.authenticate = (client, username, password, done) => {
-    const fail = () => {
+    // In-process connections (the server, the simulator) have no address.
+    const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
+    const key = address ?? 'in-process';
+    const fail = (why?: string) => {
+      if (address) throttle.failed(key);
+      if (why) opts.log?.(`[mqtt] refused the login of "${username ?? ''}" from ${key}: ${why}`);
       const err = new Error('bad username or password') as AuthenticateError;
       err.returnCode = 4;
       done(err, false);
     };
+    if (address && throttle.blocked(key)) {
+      opts.log?.(`[mqtt] refused a login from ${key}: too many failed logins, wait a minute`);
+      const err = new Error('too many failed logins') as AuthenticateError;
+      err.returnCode = 5;
+      return done(err, false);
+    }
     const secret = password?.toString('utf8') ?? '';
     if (!username) return fail();
     if (username === SERVER_PRINCIPAL) {
@@ -63,8 +88,8 @@ export async function startEmbeddedBroker(db: Database, opts: { root: string; po
       principals.set(client, { kind: 'server', farmId: 0, devices: new Set() });
       return done(null, true);
     }
-    db.query<{ farm_id: number; secret: string; devices: string[] }>(
-      `SELECT g.farm_id, g.secret, coalesce(array_agg(d.code) FILTER (WHERE d.id IS NOT NULL), '{}') AS devices
+    db.query<{ farm_id: number; secret: string; simulated: boolean; devices: string[] }>(
+      `SELECT g.farm_id, g.secret, g.simulated, coalesce(array_agg(d.code) FILTER (WHERE d.id IS NOT NULL), '{}') AS devices
          FROM device_gateways g LEFT JOIN devices d ON d.gateway_id = g.id
         WHERE g.code = $1 GROUP BY g.id`,
       [username],
@@ -72,6 +97,10 @@ export async function startEmbeddedBroker(db: Database, opts: { root: string; po
       ({ rows }) => {
         const g = rows[0];
         if (!g || g.secret !== secret) return fail();
+        // The demo gateways' passwords are in the code and the docs: good on this machine
+        // (the simulator, a demo), never from the network.
+        if (g.simulated && !isLoopback(address)) return fail('a demo (simulated) gateway connects only from this machine');
+        if (address) throttle.succeeded(key);
         const principal: Principal = { kind: 'gateway', farmId: Number(g.farm_id), devices: new Set([username, ...g.devices]), gateway: username };
         principals.set(client, principal);
         gateways.set(client, { principal, secret });
@@ -81,7 +110,17 @@ export async function startEmbeddedBroker(db: Database, opts: { root: string; po
     );
   };
 
-  aedes.on('clientDisconnect', (client) => void gateways.delete(client));
+  aedes.on('client', (client) => {
+    const who = gateways.get(client);
+    if (who?.principal.gateway) opts.onPresence?.(who.principal.gateway, true);
+  });
+  aedes.on('clientDisconnect', (client) => {
+    const who = gateways.get(client);
+    gateways.delete(client);
+    // Another connection of the same gateway (a reconnect that overtook the old socket) keeps it online.
+    const code = who?.principal.gateway;
+    if (code && ![...gateways.values()].some((g) => g.principal.gateway === code)) opts.onPresence?.(code, false);
+  });
 
   aedes.authorizePublish = (client, packet, done) => {
     if (!client) return done(null); // a stored last will of a client gone before it was judged
@@ -111,7 +150,7 @@ export async function startEmbeddedBroker(db: Database, opts: { root: string; po
     server = createServer(aedes.handle);
     await new Promise<void>((resolve, reject) => {
       server?.once('error', reject);
-      server?.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+      server?.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
     });
     const address = server.address();
     port = typeof address === 'object' && address ? address.port : null;
@@ -121,6 +160,7 @@ export async function startEmbeddedBroker(db: Database, opts: { root: string; po
     aedes,
     serverPassword,
     port,
+    throttle,
     get refused() {
       return state.refused;
     },

@@ -71,11 +71,12 @@ interface DeviceBody {
   lat?: number | null;
 }
 
-const GATEWAY_VIEW = `SELECT g.id, g.farm_id AS "farmId", g.code, g.name, g.place, g.firmware, g.online, g.last_seen AS "lastSeen",
+const GATEWAY_VIEW = `SELECT g.id, g.farm_id AS "farmId", g.code, g.name, g.place, g.firmware, g.online, g.last_seen AS "lastSeen", g.simulated,
     (SELECT count(*)::int FROM devices d WHERE d.gateway_id = g.id) AS devices
   FROM device_gateways g`;
 const DEVICE_VIEW = `SELECT d.id, d.farm_id AS "farmId", d.code, d.name, d.kind, d.model, d.gateway_id AS "gatewayId", g.name AS gateway, g.code AS "gatewayCode",
-    d.place_type AS "placeType", d.place, d.unit, d.channels, d.firmware, d.lng, d.lat, d.online, d.last_seen AS "lastSeen"
+    d.place_type AS "placeType", d.place, d.unit, d.channels, d.firmware, d.lng, d.lat, d.online, d.last_seen AS "lastSeen",
+    coalesce(g.simulated, false) AS simulated
   FROM devices d LEFT JOIN device_gateways g ON g.id = d.gateway_id`;
 
 const secret = () => randomBytes(18).toString('base64url');

@@ -11,7 +11,7 @@ import type { ServerConfig } from '../config.ts';
 import { SERVER_PRINCIPAL, type EmbeddedBroker } from './broker.ts';
 import { DeviceEvents } from './events.ts';
 import { ReadingsWriter } from './readings-writer.ts';
-import { BadPayload, deviceTopic, inboundFilter, parsePayload, parseTopic, type InboundMessage } from './topics.ts';
+import { BadPayload, checkState, deviceTopic, inboundFilter, parsePayload, parseTopic, type InboundMessage } from './topics.ts';
 
 export interface KnownDevice {
   id: number;
@@ -114,7 +114,10 @@ export class DeviceHub {
     await this.writer.flush();
   }
 
+  private closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     await this.client?.endAsync(true).catch(() => undefined);
     this.client = null;
     await this.idle();
@@ -156,19 +159,102 @@ export class DeviceHub {
     if (parts.kind === 'command') return; // our own commands, when a broker echoes them
     let message: InboundMessage;
     try {
-      message = parsePayload(parts, payload);
+      message = parsePayload(parts, payload, this.now(), this.config.readingsRetentionDays);
     } catch (e) {
       if (e instanceof BadPayload) return this.drop(topic, e.message);
       throw e;
     }
     const device = await this.device(parts.deviceCode);
-    if (!device) return this.drop(topic, `no device "${parts.deviceCode}" is registered`);
+    if (!device) {
+      // A gateway's own status (its birth message or its last will) stands for it and its devices.
+      if (message.kind === 'status') {
+        const gateway = await this.gatewayByCode(parts.deviceCode);
+        if (gateway && gateway.farmId === parts.farmId) return this.setGatewayOnline(gateway, message.online);
+        if (gateway) return this.drop(topic, `gateway "${parts.deviceCode}" is not of farm ${parts.farmId}`);
+      }
+      return this.drop(topic, `no device "${parts.deviceCode}" is registered`);
+    }
     // An external broker does not know our farms: a device speaks only under its own farm.
     if (device.farmId !== parts.farmId) return this.drop(topic, `device "${parts.deviceCode}" is not of farm ${parts.farmId}`);
+    const state = message.kind === 'state' ? message.state : message.kind === 'ack' ? message.state : undefined;
+    if (state) {
+      try {
+        checkState(device.kind, state);
+      } catch (e) {
+        if (e instanceof BadPayload) return this.drop(topic, e.message);
+        throw e;
+      }
+    }
     try {
       await this.handle(device, message);
     } catch (e) {
       this.log(`[devices] message on ${topic} not handled: ${String(e)}`);
+    }
+  }
+
+  /** The clock messages are judged by (tests set it). */
+  now: () => number = () => Date.now();
+
+  private async gatewayByCode(code: string): Promise<{ id: number; farmId: number; code: string } | null> {
+    const { rows } = await this.db.query<{ id: number; farm_id: number; code: string }>('SELECT id, farm_id, code FROM device_gateways WHERE code = $1', [code]);
+    return rows[0] ? { id: rows[0].id, farmId: Number(rows[0].farm_id), code: rows[0].code } : null;
+  }
+
+  /**
+   * A gateway connected or went away (its `status` topic, its last will, or the embedded
+   * broker seeing it connect and disconnect). Gone, it takes every device wired to it
+   * offline at once, and the open consoles are told.
+   */
+  async setGatewayOnline(gateway: { id: number; farmId: number }, online: boolean): Promise<void> {
+    await this.db.query(`UPDATE device_gateways SET online = $2, last_seen = CASE WHEN $2 THEN now() ELSE last_seen END WHERE id = $1`, [gateway.id, online]);
+    this.events.publish({ type: 'gateway', farmId: gateway.farmId, gatewayId: gateway.id, online });
+    if (online) return;
+    const { rows } = await this.db.query<{ id: number; farm_id: number; state: Record<string, unknown>; last_seen: Date | null }>(
+      `UPDATE devices SET online = false WHERE gateway_id = $1 AND online RETURNING id, farm_id, state, last_seen`,
+      [gateway.id],
+    );
+    this.toldOffline(rows);
+  }
+
+  /** The embedded broker saw a gateway (by its code, the MQTT username) connect or disconnect. */
+  gatewayPresence(code: string, online: boolean): void {
+    if (this.closed) return;
+    this.track(
+      this.gatewayByCode(code)
+        .then((g) => (g ? this.setGatewayOnline(g, online) : undefined))
+        .catch((e) => this.log(`[devices] gateway ${code} presence not stored: ${String(e)}`)),
+    );
+  }
+
+  /**
+   * Devices silent for longer than DEVICE_OFFLINE_AFTER_S (and gateways none of whose
+   * devices spoke) are marked offline, and the open consoles told: a console left open
+   * sees a device go offline without a reload. `now` is the sweep's clock (tests fix it).
+   * The UPDATE … WHERE online is the claim: of several instances one reports each change.
+   */
+  async sweepOffline(now = new Date(this.now())): Promise<number> {
+    const limit = this.config.deviceOfflineAfterS;
+    const { rows } = await this.db.query<{ id: number; farm_id: number; state: Record<string, unknown>; last_seen: Date | null }>(
+      `UPDATE devices SET online = false
+        WHERE online AND (last_seen IS NULL OR last_seen < $1::timestamptz - make_interval(secs => $2))
+        RETURNING id, farm_id, state, last_seen`,
+      [now.toISOString(), limit],
+    );
+    this.toldOffline(rows);
+    const gateways = await this.db.query<{ id: number; farm_id: number }>(
+      `UPDATE device_gateways SET online = false
+        WHERE online AND (last_seen IS NULL OR last_seen < $1::timestamptz - make_interval(secs => $2))
+        RETURNING id, farm_id`,
+      [now.toISOString(), limit],
+    );
+    for (const g of gateways.rows) this.events.publish({ type: 'gateway', farmId: Number(g.farm_id), gatewayId: g.id, online: false });
+    return rows.length;
+  }
+
+  private toldOffline(rows: { id: number; farm_id: number; state: Record<string, unknown>; last_seen: Date | null }[]): void {
+    for (const r of rows) {
+      this.touched.delete(r.id);
+      this.events.publish({ type: 'state', farmId: Number(r.farm_id), deviceId: r.id, online: false, state: r.state, lastSeen: r.last_seen ? new Date(r.last_seen).toISOString() : null });
     }
   }
 
@@ -200,9 +286,10 @@ export class DeviceHub {
   /** The device spoke: online, seen now, and its state merged when given. */
   async markSeen(device: KnownDevice, state: Record<string, unknown> | null): Promise<void> {
     const last = this.touched.get(device.id);
-    // Seen less than 15 s ago and nothing new to store: last_seen may lag by that much
-    // (the offline limit is minutes).
-    if (!state && last !== undefined && Date.now() - last < 15_000) return;
+    // Seen a moment ago and nothing new to store: last_seen may lag by that much, a
+    // quarter of the offline limit at most (15 s with the default 3 minutes).
+    const lag = Math.min(15_000, (this.config.deviceOfflineAfterS * 1000) / 4);
+    if (!state && last !== undefined && Date.now() - last < lag) return;
     this.touched.set(device.id, Date.now());
     const { rows } = await this.db.query<{ online: boolean; state: Record<string, unknown>; last_seen: Date; was_online: boolean }>(
       `UPDATE devices d SET online = true, last_seen = now(), state = CASE WHEN $2::jsonb IS NULL THEN d.state ELSE d.state || $2::jsonb END
@@ -210,6 +297,8 @@ export class DeviceHub {
         WHERE d.id = $1 RETURNING d.online, d.state, d.last_seen, w.was_online`,
       [device.id, state ? JSON.stringify(state) : null],
     );
+    // Its gateway is alive too (a gateway may say nothing of itself between its devices' messages).
+    await this.db.query(`UPDATE device_gateways SET online = true, last_seen = now() WHERE id = (SELECT gateway_id FROM devices WHERE id = $1)`, [device.id]);
     const r = rows[0];
     if (r && (state || !r.was_online)) {
       this.events.publish({ type: 'state', farmId: device.farmId, deviceId: device.id, online: true, state: r.state, lastSeen: new Date(r.last_seen).toISOString() });

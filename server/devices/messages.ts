@@ -34,6 +34,16 @@ export const msg = defineMessages({
     en: 'The connection to the device gateway is down; please try again later',
     es: 'La conexión con la pasarela de dispositivos está caída; inténtelo más tarde',
   },
+  'devices.notYourFarm': {
+    zh: '只有设备所属农场的账号可以控制设备（平台、集团与区域账号只能查看）',
+    en: 'Only an account of the device’s own farm can control it (platform, bloc and region accounts can only view it)',
+    es: 'Solo una cuenta de la granja del dispositivo puede controlarlo (las cuentas de plataforma, grupo y región solo pueden verlo)',
+  },
+  'devices.wrongScreen': {
+    zh: '「{device}」不能在此界面控制，请在其类型的控制界面操作',
+    en: '“{device}” cannot be controlled from this screen; use a control screen of its kind',
+    es: '«{device}» no se puede controlar desde esta pantalla; use una pantalla de control de su tipo',
+  },
   'devices.deviceMissing': { zh: '设备不存在', en: 'The device does not exist', es: 'El dispositivo no existe' },
   'devices.rangeTooLong': {
     zh: '时间范围太长：按{bucket}汇总时最多 {max} 个点',

@@ -71,7 +71,7 @@ export interface SeriesQuery {
 }
 
 type Point = { t: string; avg: number; min: number; max: number; n: number };
-type SeriesOut = { place: string; farmId: number | null; farmName: string | null; label: string; points: Point[] };
+type SeriesOut = { place: string; farmId: number | null; farmName: string | null; label: string; simulated: boolean; points: Point[] };
 
 export async function readingSeries(db: Queryable, user: SessionUser, q: SeriesQuery) {
   const p = new Params();
@@ -106,6 +106,15 @@ export async function readingSeries(db: Queryable, user: SessionUser, q: SeriesQ
     const found = await db.query<{ id: number; name: string }>('SELECT id, name FROM organisations WHERE id = ANY($1::int[])', [farmIds]);
     for (const o of found.rows) names.set(Number(o.id), o.name);
   }
+  // A place with devices of a simulated gateway: its readings come from the simulator, and the series says so.
+  const simulated = new Set<string>();
+  if (farmIds.length) {
+    const sim = await db.query<{ farm_id: number; unit: string }>(
+      `SELECT DISTINCT d.farm_id, coalesce(nullif(d.unit, ''), d.place) AS unit FROM devices d JOIN device_gateways g ON g.id = d.gateway_id WHERE g.simulated AND d.farm_id = ANY($1::int[])`,
+      [farmIds],
+    );
+    for (const r of sim.rows) simulated.add(`${r.farm_id}\u0000${r.unit}`);
+  }
   const all = [...groups.values()];
   type Picked = { farmId: number | null; place: string; points: Point[] };
   const picked: Picked[] = q.places.length
@@ -117,7 +126,10 @@ export async function readingSeries(db: Queryable, user: SessionUser, q: SeriesQ
   const severalFarms = new Set(picked.map((g) => g.farmId).filter((id) => id !== null)).size > 1;
   const series: SeriesOut[] = picked.map((g) => {
     const farmName = g.farmId === null ? null : (names.get(g.farmId) ?? null);
-    return { place: g.place, farmId: g.farmId, farmName, label: severalFarms && farmName ? `${farmName} · ${g.place}` : g.place, points: g.points };
+    return {
+      place: g.place, farmId: g.farmId, farmName, label: severalFarms && farmName ? `${farmName} · ${g.place}` : g.place,
+      simulated: g.farmId !== null && simulated.has(`${g.farmId}\u0000${g.place}`), points: g.points,
+    };
   });
   return {
     kind: q.kind,
@@ -139,10 +151,11 @@ export async function unitsOverview(db: Queryable, user: SessionUser, offlineAft
   const kindCond = kinds?.length ? `AND d.kind = ANY(${p.add(kinds)}::text[])` : '';
   const { rows } = await db.query<{
     id: number; farm_id: number; farm_name: string; code: string; name: string; kind: string; model: string; place: string; place_type: string; unit: string;
-    channels: string[]; state: Record<string, unknown>; online: boolean; last_seen: Date | null; firmware: string; gateway: string | null;
+    channels: string[]; state: Record<string, unknown>; online: boolean; last_seen: Date | null; firmware: string; gateway: string | null; simulated: boolean;
   }>(
     `SELECT d.id, d.farm_id, o.name AS farm_name, d.code, d.name, d.kind, d.model, d.place, d.place_type, d.unit, d.channels, d.state,
-            d.online AND d.last_seen > now() - make_interval(secs => ${p.add(offlineAfterS)}) AS online, d.last_seen, d.firmware, g.name AS gateway
+            d.online AND d.last_seen > now() - make_interval(secs => ${p.add(offlineAfterS)}) AS online, d.last_seen, d.firmware, g.name AS gateway,
+            coalesce(g.simulated, false) AS simulated
        FROM devices d LEFT JOIN device_gateways g ON g.id = d.gateway_id JOIN organisations o ON o.id = d.farm_id
       WHERE ${farmScope(user, p, 'd.farm_id', 'read')} ${kindCond}
       ORDER BY d.unit, d.kind, d.id`,
@@ -171,18 +184,19 @@ export async function unitsOverview(db: Queryable, user: SessionUser, offlineAft
   ).rows;
   // A unit is a place of one farm: a viewer of several farms (a provider, a regional center)
   // sees each farm's 一号日光温室 apart, titled with its farm.
-  const units = new Map<string, { unit: string; farmId: number; farmName: string; placeType: string; devices: unknown[]; alarms: unknown[] }>();
+  const units = new Map<string, { unit: string; farmId: number; farmName: string; placeType: string; simulated: boolean; devices: unknown[]; alarms: unknown[] }>();
   for (const r of rows) {
     const name = r.unit || r.place;
     const key = `${r.farm_id}\u0000${name}`;
-    const unit = units.get(key) ?? { unit: name, farmId: Number(r.farm_id), farmName: r.farm_name, placeType: r.place_type, devices: [], alarms: [] };
+    const unit = units.get(key) ?? { unit: name, farmId: Number(r.farm_id), farmName: r.farm_name, placeType: r.place_type, simulated: false, devices: [], alarms: [] };
+    if (r.simulated) unit.simulated = true;
     const readings: Record<string, { value: number; ts: string }> = {};
     for (const l of latest) if (l.device_id === r.id) readings[l.kind] = { value: Number(l.value), ts: new Date(l.ts).toISOString() };
     const pend = pending.find((x) => x.device_id === r.id);
     unit.devices.push({
       id: r.id, farmId: Number(r.farm_id), code: r.code, name: r.name, kind: r.kind, model: r.model, place: r.place, channels: r.channels,
       state: r.state, online: r.online === true, lastSeen: r.last_seen ? new Date(r.last_seen).toISOString() : null, firmware: r.firmware,
-      gateway: r.gateway, readings, pendingCommand: pend ? { id: pend.id, action: pend.action, params: pend.params } : null,
+      gateway: r.gateway, simulated: r.simulated === true, readings, pendingCommand: pend ? { id: pend.id, action: pend.action, params: pend.params } : null,
     });
     units.set(key, unit);
   }

@@ -34,6 +34,19 @@ const tags = ['devices'];
 export const CONTROL_MENUS = [
   'farmControllRoomEquipmentControll', 'equipmentControllIndex', 'plantManagementEquipmentControll', 'spirit', 'aircondition', 'entityControll',
 ] as const;
+/**
+ * The device kinds each control screen commands (its screen documents' `kinds`, or every
+ * actuator for the screens that show every unit): a command names its screen (`menu`), and
+ * a pump is not switched from the air-conditioner screen.
+ */
+export const CONTROL_KINDS: Record<(typeof CONTROL_MENUS)[number], readonly string[]> = {
+  farmControllRoomEquipmentControll: ['switch', 'pump', 'valve', 'fertigation', 'airConditioner'],
+  equipmentControllIndex: ['switch', 'pump', 'valve', 'fertigation'],
+  plantManagementEquipmentControll: ['switch', 'pump', 'valve', 'fertigation'],
+  spirit: ['fertigation'],
+  aircondition: ['airConditioner'],
+  entityControll: ['switch', 'pump', 'valve', 'fertigation', 'airConditioner'],
+};
 /** Every screen of the area that reads devices, readings or alarms. */
 export const DEVICE_MENUS = [
   ...CONTROL_MENUS, 'farmControllRoomIndex', 'equipmentManagement', 'constructSmartSystem', 'basicInfoFarmDevice', 'basicInfoEnvironment',
@@ -72,7 +85,7 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
       schema: {
         tags,
         summary: 'Send a command to a device: switch on/off, open a valve for N minutes, air-conditioner mode and set-point, a fertigation recipe. Pending until the device acknowledges; times out; refused at once for an offline device',
-        description: `Needs \`{menu}:control\` for the screen \`menu\` it is sent from (one of ${CONTROL_MENUS.join(', ')}), and the device of the caller’s farm (else 40401). A later command on the same device supersedes a pending one.`,
+        description: `Needs \`{menu}:control\` for the screen \`menu\` it is sent from (one of ${CONTROL_MENUS.join(', ')}), a screen that controls the device's kind (else 40001 on \`menu\`), and an account of the device's own farm: the platform administrator, the configurer, a bloc's or a region's account read devices but never actuate them (40301). A device out of the caller's reading scope is 40401. A later command on the same device supersedes a pending one.`,
         body: {
           type: 'object',
           additionalProperties: false,
@@ -93,6 +106,12 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
       if (!can(me, body.menu, 'control')) throw forbidden();
       const device = await deviceInScope(db, me, body.deviceId);
       if (!device) throw notFound(msg['devices.deviceMissing']);
+      // Actuating is the farm's own act: a platform, bloc or region account that can see the
+      // device (reading scope) may not switch it, whatever element codes its role holds.
+      if (me.orgId == null || me.orgId !== device.farmId) throw forbidden(msg['devices.notYourFarm']);
+      if (!CONTROL_KINDS[body.menu as (typeof CONTROL_MENUS)[number]].includes(device.kind)) {
+        throw business(msg['devices.wrongScreen'], { device: device.name }, (lang) => [{ field: 'menu', message: t(lang, msg['devices.wrongScreen'], { device: device.name }) }]);
+      }
       if (ACTION_OF_KIND[device.kind] !== body.action) throw business(msg['devices.wrongAction'], { device: device.name }, (lang) => [{ field: 'action', message: t(lang, msg['devices.wrongAction'], { device: device.name }) }]);
       const params = checkParams(body.action, body.params, req.lang);
       if (!(await service.commands.isOnline(device.id))) throw business(msg['devices.offline'], { device: device.name });

@@ -18,6 +18,7 @@ import { checkParams, DEVICE_MENUS, deviceInScope } from './routes.ts';
 import type { DeviceService } from './service.ts';
 import { READING_KINDS } from './topics.ts';
 import { msg } from './messages.ts';
+import { DEFAULT_MIN_INTERVAL_S } from './scenarios.ts';
 
 const tags = ['devices'];
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
@@ -40,6 +41,8 @@ const scenarioBody = {
         kind: { type: 'string', enum: [...READING_KINDS] },
         op: { type: 'string', enum: ['above', 'below'] },
         value: { type: 'number', minimum: -100000, maximum: 1000000 },
+        deadband: { type: 'number', minimum: 0, maximum: 100000 },
+        minIntervalS: { type: 'integer', minimum: 0, maximum: 86400 },
         at: hhmm,
       },
     },
@@ -58,7 +61,7 @@ const scenarioBody = {
 interface ScenarioBody {
   name: string;
   enabled?: boolean;
-  trigger: { type: 'threshold' | 'schedule'; place?: string; kind?: string; op?: 'above' | 'below'; value?: number; at?: string };
+  trigger: { type: 'threshold' | 'schedule'; place?: string; kind?: string; op?: 'above' | 'below'; value?: number; deadband?: number; minIntervalS?: number; at?: string };
   windowFrom?: string;
   windowTo?: string;
   alarm?: boolean;
@@ -95,7 +98,10 @@ export function registerScenarioRoutes(plain: FastifyInstance, service: DeviceSe
     if (!body.action && !body.alarm) required('action');
     if (errors.length) throw invalidInput(errors, req.lang);
     const trigger = body.trigger.type === 'threshold'
-      ? { type: 'threshold', place: body.trigger.place, kind: body.trigger.kind, op: body.trigger.op, value: body.trigger.value }
+      ? {
+          type: 'threshold', place: body.trigger.place, kind: body.trigger.kind, op: body.trigger.op, value: body.trigger.value,
+          deadband: body.trigger.deadband ?? 0, minIntervalS: body.trigger.minIntervalS ?? DEFAULT_MIN_INTERVAL_S,
+        }
       : { type: 'schedule', at: body.trigger.at };
     return { trigger, action: body.action ? { ...body.action, params } : null };
   }

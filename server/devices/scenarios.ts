@@ -21,6 +21,24 @@ export interface ThresholdTrigger {
   kind: string;
   op: 'above' | 'below';
   value: number;
+  /**
+   * Hysteresis: having fired, the rule re-arms only once the value is back past the
+   * threshold by this much (above 30 with 0.5: fires over 30, re-arms at 29.5 or below),
+   * so sensor noise around the threshold fires once. 0 when absent.
+   */
+  deadband?: number;
+  /** The least time between two firings of the rule, seconds; absent: DEFAULT_MIN_INTERVAL_S (stored with the rule since). */
+  minIntervalS?: number;
+}
+
+/** A new threshold rule acts at most once a minute unless it says otherwise. */
+export const DEFAULT_MIN_INTERVAL_S = 60;
+
+/** Where a threshold rule's reading stands: beyond the threshold, back past the deadband, or in the band between. */
+export function thresholdSide(trig: Pick<ThresholdTrigger, 'op' | 'value' | 'deadband'>, v: number): 'beyond' | 'back' | 'band' {
+  const band = trig.deadband ?? 0;
+  if (trig.op === 'above') return v > trig.value ? 'beyond' : v <= trig.value - band ? 'back' : 'band';
+  return v < trig.value ? 'beyond' : v >= trig.value + band ? 'back' : 'band';
 }
 export interface ScheduleTrigger {
   type: 'schedule';
@@ -111,12 +129,16 @@ export class Scenarios {
     for (const s of rows) {
       const trig = s.trigger as ThresholdTrigger;
       const v = values[trig.kind];
-      const beyond = trig.op === 'above' ? v > trig.value : v < trig.value;
-      if (beyond) {
+      const side = thresholdSide(trig, v);
+      if (side === 'band') continue; // inside the deadband: neither fires nor re-arms
+      if (side === 'beyond') {
         if (!inWindow(clock.time, s.window_from, s.window_to)) continue;
+        // Armed, and not fired within its minimum interval: a rule crossing again too soon
+        // stays armed and fires on a later reading once the interval has passed.
         const claimed = await this.db.query(
-          `UPDATE device_scenarios SET armed = false, last_fired_at = now(), runs = runs + 1 WHERE id = $1 AND armed AND enabled RETURNING id`,
-          [s.id],
+          `UPDATE device_scenarios SET armed = false, last_fired_at = now(), runs = runs + 1
+            WHERE id = $1 AND armed AND enabled AND (last_fired_at IS NULL OR last_fired_at <= now() - make_interval(secs => $2)) RETURNING id`,
+          [s.id, trig.minIntervalS ?? DEFAULT_MIN_INTERVAL_S],
         );
         if (claimed.rows[0]) await this.fire(s, `${trig.kind} ${v}`);
       } else {

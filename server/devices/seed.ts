@@ -93,7 +93,8 @@ export async function seedDevices(tx: Queryable): Promise<void> {
     const gatewaySpecs = nursery ? [{ name: '育苗温室网关', place: NURSERY_HOUSE }] : [{ name: '温室区网关', place: '温室区' }, { name: '大田与泵房网关', place: '灌溉泵房' }];
     for (const [gi, g] of gatewaySpecs.entries()) {
       const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO device_gateways(farm_id, code, name, secret, place, firmware) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        // Simulated: the demo gateways are the simulator's to play, and say so on every screen.
+        `INSERT INTO device_gateways(farm_id, code, name, secret, place, firmware, simulated) VALUES ($1, $2, $3, $4, $5, $6, true) RETURNING id`,
         [farm.id, `${prefix}-GW${gi + 1}`, g.name, `demo-secret-${prefix}-${gi + 1}`, g.place, 'v2.3.1'],
       );
       gateways.push(rows[0].id);
@@ -133,8 +134,8 @@ export async function seedDevices(tx: Queryable): Promise<void> {
     const drip = ids.get('GH1-DRIP');
     const fan = ids.get('GH1-FAN');
     const scenarios = [
-      { name: '一号温室高温通风', trigger: { type: 'threshold', place: GREENHOUSE_1, kind: 'airTemperature', op: 'above', value: 30 }, from: '06:00', to: '19:00', action: { deviceId: fan, action: 'switch', params: { on: true } }, alarm: true },
-      { name: '东区土壤干旱自动灌溉', trigger: { type: 'threshold', place: FIELD, kind: 'soilMoisture', op: 'below', value: 22 }, from: '05:00', to: '20:00', action: { deviceId: pump, action: 'switch', params: { on: true } }, alarm: true },
+      { name: '一号温室高温通风', trigger: { type: 'threshold', place: GREENHOUSE_1, kind: 'airTemperature', op: 'above', value: 30, deadband: 1, minIntervalS: 600 }, from: '06:00', to: '19:00', action: { deviceId: fan, action: 'switch', params: { on: true } }, alarm: true },
+      { name: '东区土壤干旱自动灌溉', trigger: { type: 'threshold', place: FIELD, kind: 'soilMoisture', op: 'below', value: 22, deadband: 2, minIntervalS: 1800 }, from: '05:00', to: '20:00', action: { deviceId: pump, action: 'switch', params: { on: true } }, alarm: true },
       { name: '一号温室每日早间滴灌', trigger: { type: 'schedule', at: '07:30' }, from: '00:00', to: '23:59', action: { deviceId: drip, action: 'valve', params: { open: true, minutes: 20 } }, alarm: false },
     ];
     for (const s of scenarios) {
@@ -154,8 +155,8 @@ export async function seedDevices(tx: Queryable): Promise<void> {
 /** The seedling base's automation: heating on cold nights, misting when the air is dry, and one cleared alarm. */
 async function seedNurseryRules(tx: Queryable, farmId: number, ids: Map<string, number>): Promise<void> {
   const scenarios = [
-    { name: '育苗温室夜间低温加热', trigger: { type: 'threshold', place: NURSERY_HOUSE, kind: 'airTemperature', op: 'below', value: 15 }, from: '18:00', to: '23:59', action: { deviceId: ids.get('NH-AC'), action: 'airConditioner', params: { power: true, mode: 'heat', setPoint: 20 } }, alarm: true },
-    { name: '育苗温室干燥喷雾', trigger: { type: 'threshold', place: NURSERY_HOUSE, kind: 'airHumidity', op: 'below', value: 55 }, from: '08:00', to: '18:00', action: { deviceId: ids.get('NH-MIST'), action: 'valve', params: { open: true, minutes: 5 } }, alarm: false },
+    { name: '育苗温室夜间低温加热', trigger: { type: 'threshold', place: NURSERY_HOUSE, kind: 'airTemperature', op: 'below', value: 15, deadband: 1, minIntervalS: 600 }, from: '18:00', to: '23:59', action: { deviceId: ids.get('NH-AC'), action: 'airConditioner', params: { power: true, mode: 'heat', setPoint: 20 } }, alarm: true },
+    { name: '育苗温室干燥喷雾', trigger: { type: 'threshold', place: NURSERY_HOUSE, kind: 'airHumidity', op: 'below', value: 55, deadband: 5, minIntervalS: 900 }, from: '08:00', to: '18:00', action: { deviceId: ids.get('NH-MIST'), action: 'valve', params: { open: true, minutes: 5 } }, alarm: false },
   ];
   for (const s of scenarios) {
     await tx.query(

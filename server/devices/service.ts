@@ -19,6 +19,8 @@ export interface DeviceServiceOptions {
   simulatorAckDelayMs?: number;
   /** How often the simulated devices say they are online; a third of the offline limit, at most a minute. */
   simulatorHeartbeatMs?: number;
+  /** How often silent devices are marked offline; a sixth of the offline limit (1–15 s) by default. */
+  offlineSweepMs?: number;
 }
 
 export class DeviceService {
@@ -31,6 +33,7 @@ export class DeviceService {
   /** Open event streams' closers (ended on close, so the server can stop). */
   readonly streams = new Set<() => void>();
   private retention: NodeJS.Timeout | null = null;
+  private offlineSweep: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Database,
@@ -52,8 +55,14 @@ export class DeviceService {
 
   async start(opts: DeviceServiceOptions = {}): Promise<void> {
     if (!this.config.mqttUrl) {
-      this.broker = await startEmbeddedBroker(this.db, { root: this.config.mqttTopicRoot, port: this.config.mqttPort, log: this.log });
-      if (this.broker.port != null) this.log(`[mqtt] embedded broker listening on port ${this.broker.port}`);
+      this.broker = await startEmbeddedBroker(this.db, {
+        root: this.config.mqttTopicRoot,
+        port: this.config.mqttPort,
+        host: this.config.mqttHost,
+        log: this.log,
+        onPresence: (code, online) => this.hub.gatewayPresence(code, online),
+      });
+      if (this.broker.port != null) this.log(`[mqtt] embedded broker listening on ${this.config.mqttHost}:${this.broker.port}`);
     }
     await this.hub.start(this.broker);
     this.scenarios.startSchedule();
@@ -68,6 +77,10 @@ export class DeviceService {
       });
       await this.simulator.start();
     }
+    // Silent devices go offline on the open consoles without a reload.
+    const every = opts.offlineSweepMs ?? Math.max(1000, Math.min(15_000, (this.config.deviceOfflineAfterS * 1000) / 6));
+    this.offlineSweep = setInterval(() => void this.hub.sweepOffline().catch(() => undefined), every);
+    this.offlineSweep.unref();
     if (this.config.readingsRetentionDays > 0) {
       const sweep = () => void this.deleteOldReadings().catch(() => undefined);
       this.retention = setInterval(sweep, 6 * 3_600_000);
@@ -100,6 +113,7 @@ export class DeviceService {
 
   async close(): Promise<void> {
     if (this.retention) clearInterval(this.retention);
+    if (this.offlineSweep) clearInterval(this.offlineSweep);
     for (const end of [...this.streams]) end();
     this.scenarios.close();
     this.commands.close();

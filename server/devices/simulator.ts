@@ -1,6 +1,6 @@
 /**
- * The device simulator (docs/devices.md, "Simulator"): the seeded gateways of the demo
- * farms connect to the embedded broker as real gateways would (in process, with their
+ * The device simulator (docs/devices.md, "Simulator"): the gateways marked simulated (the
+ * seeded demo ones; never one a farm registers, which is real equipment) connect to the embedded broker as real gateways would (in process, with their
  * codes and secrets, so the broker's identity checks apply to them), publish readings on a
  * daily curve with noise, answer commands after a short delay with the new state, and now
  * and then fail: a sensor drops out for a few minutes, the air conditioner reports a
@@ -71,9 +71,9 @@ export class DeviceSimulator {
   private readonly gateways = new Map<number, { client: MqttClient; secret: string; codes: Set<string> }>();
 
   private async load() {
-    const { rows: gateways } = await this.db.query<{ id: number; farm_id: number; code: string; secret: string }>('SELECT id, farm_id, code, secret FROM device_gateways ORDER BY id');
+    const { rows: gateways } = await this.db.query<{ id: number; farm_id: number; code: string; secret: string }>('SELECT id, farm_id, code, secret FROM device_gateways WHERE simulated ORDER BY id');
     const { rows: devices } = await this.db.query<{ id: number; farm_id: number; gateway_id: number; code: string; kind: string; channels: string[]; state: Record<string, unknown> }>(
-      'SELECT id, farm_id, gateway_id, code, kind, channels, state FROM devices WHERE gateway_id IS NOT NULL ORDER BY id',
+      'SELECT d.id, d.farm_id, d.gateway_id, d.code, d.kind, d.channels, d.state FROM devices d JOIN device_gateways g ON g.id = d.gateway_id WHERE g.simulated ORDER BY d.id',
     );
     return { gateways, devices };
   }

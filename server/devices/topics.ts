@@ -60,13 +60,17 @@ export type InboundMessage =
 export class BadPayload extends Error {}
 
 const MAX_SKEW_MS = 10 * 60_000;
+/** With READINGS_RETENTION_DAYS=0 (keep everything) a time older than this is still refused. */
+const OLDEST_WITHOUT_RETENTION_DAYS = 20 * 365;
 
 /**
  * The message of `kind` for the device of the topic, or a BadPayload saying why not.
- * Readings must be finite numbers of known kinds, timestamps at most ten minutes in the
- * future (a gateway's clock may lag, never lead by much).
+ * Readings must be finite numbers of known kinds; a time must lie within
+ * [now − retention, now + 10 min]: a gateway's clock may lag, never lead by much, and a
+ * reading older than the retention would be deleted at the next sweep anyway (a 1970 time
+ * is a gateway that lost its clock, not history).
  */
-export function parsePayload(parts: TopicParts, payload: Buffer | string, now = Date.now()): InboundMessage {
+export function parsePayload(parts: TopicParts, payload: Buffer | string, now = Date.now(), retentionDays = 400): InboundMessage {
   if (!(INBOUND as readonly string[]).includes(parts.kind)) throw new BadPayload(`"${parts.kind}" is not a device message (reading, state, status, ack)`);
   const text = typeof payload === 'string' ? payload : payload.toString('utf8');
   if (text.length > 16_384) throw new BadPayload('payload larger than 16 KiB');
@@ -78,7 +82,7 @@ export function parsePayload(parts: TopicParts, payload: Buffer | string, now = 
   }
   if (!isObject(body)) throw new BadPayload('payload is not a JSON object');
   if (body.deviceId !== parts.deviceCode) throw new BadPayload(`payload names device "${String(body.deviceId)}" on the topic of "${parts.deviceCode}"`);
-  const ts = timestampOf(body.ts, now);
+  const ts = timestampOf(body.ts, now, retentionDays > 0 ? retentionDays : OLDEST_WITHOUT_RETENTION_DAYS);
   switch (parts.kind as Inbound) {
     case 'reading': {
       if (!isObject(body.values)) throw new BadPayload('reading without "values" object');
@@ -107,12 +111,58 @@ export function parsePayload(parts: TopicParts, payload: Buffer | string, now = 
   }
 }
 
-function timestampOf(ts: unknown, now: number): Date {
+function timestampOf(ts: unknown, now: number, oldestDays: number): Date {
   if (ts === undefined) return new Date(now);
   const d = typeof ts === 'number' ? new Date(ts) : typeof ts === 'string' ? new Date(ts) : null;
   if (!d || Number.isNaN(d.getTime())) throw new BadPayload('"ts" is not a time (epoch milliseconds or ISO 8601)');
-  if (d.getTime() > now + MAX_SKEW_MS) throw new BadPayload('"ts" is more than ten minutes in the future');
+  if (d.getTime() > now + MAX_SKEW_MS) throw new BadPayload(`"ts" ${d.toISOString()} is more than ten minutes in the future`);
+  if (d.getTime() < now - oldestDays * 86_400_000) throw new BadPayload(`"ts" ${d.toISOString()} is older than the ${oldestDays}-day retention`);
   return d;
+}
+
+/** A state's largest size as JSON: a device says what it does, a few dozen bytes. */
+export const MAX_STATE_BYTES = 1024;
+
+type StateCheck = (v: unknown) => boolean;
+const bool: StateCheck = (v) => typeof v === 'boolean';
+const text = (max: number): StateCheck => (v) => typeof v === 'string' && v.length <= max;
+const orNull = (c: StateCheck): StateCheck => (v) => v === null || c(v);
+const oneOf = (...xs: string[]): StateCheck => (v) => typeof v === 'string' && xs.includes(v);
+const between = (min: number, max: number): StateCheck => (v) => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
+const time: StateCheck = (v) => typeof v === 'string' && v.length <= 40 && !Number.isNaN(Date.parse(v));
+const recipe: StateCheck = (v) => {
+  if (!isObject(v)) return false;
+  const keys = Object.keys(v);
+  return keys.every((k) => ['name', 'ec', 'ph', 'minutes'].includes(k)) && text(40)(v.name) && between(0, 20)(v.ec) && between(0, 14)(v.ph) && between(0, 1440)(v.minutes);
+};
+/** Every kind may report a fault (a sentence of the device, null when cleared). */
+const fault = { fault: orNull(text(80)) };
+
+/**
+ * The state keys each device kind declares, with their types (docs/devices.md, "Payloads").
+ * A state with another key, a wrong type or more than MAX_STATE_BYTES is refused whole:
+ * the console and every reply carry the state, so junk must not get in.
+ */
+export const STATE_KEYS: Record<string, Record<string, StateCheck>> = {
+  switch: { on: bool, ...fault },
+  pump: { on: bool, ...fault },
+  valve: { open: bool, until: orNull(time), ...fault },
+  airConditioner: { power: bool, mode: oneOf('cool', 'heat', 'dry', 'fan', 'auto'), setPoint: between(5, 40), fan: oneOf('auto', 'low', 'medium', 'high'), ...fault },
+  fertigation: { running: bool, recipe: orNull(recipe), ...fault },
+  sensor: { ...fault },
+  camera: { recording: bool, ...fault },
+};
+
+/** Throws a BadPayload unless `state` holds only the declared keys of `kind`, well typed and small. */
+export function checkState(kind: string, state: Record<string, unknown>): void {
+  const size = Buffer.byteLength(JSON.stringify(state));
+  if (size > MAX_STATE_BYTES) throw new BadPayload(`state of ${size} bytes is larger than ${MAX_STATE_BYTES}`);
+  const declared = STATE_KEYS[kind] ?? fault;
+  for (const [k, v] of Object.entries(state)) {
+    const check = declared[k];
+    if (!check) throw new BadPayload(`state key "${k}" is not declared for a ${kind} (${Object.keys(declared).join(', ')})`);
+    if (!check(v)) throw new BadPayload(`state "${k}" of a ${kind} has a wrong type or value`);
+  }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -56,7 +56,7 @@ for (const engine of engines()) {
       expect(r.data.devices[0]).toHaveProperty('lng');
     });
 
-    it('creates a gateway (password once), a device on it with its topics, audited; the simulator plays the new sensor', async () => {
+    it('creates a gateway (password once), a device on it with its topics, audited; the simulator plays a sensor added to a demo gateway, never the registered one', async () => {
       const g = await call(t, farm, 'POST', '/api/devices/build/gateways', { menu, code: `F${farmId}-GW9`, name: '三号棚网关', place: '三号日光温室' });
       expect(g.status, g.raw.body).toBe(200);
       expect(g.data.mqtt.password).toMatch(/^[\w-]{20,}$/);
@@ -74,9 +74,20 @@ for (const engine of engines()) {
       expect(d.data.mqtt.password).toBeUndefined();
       expect(d.data.device).toMatchObject({ unit: '三号日光温室', lng: 124.1, lat: 47.3, gateway: '三号棚网关' });
       expect(await count(`SELECT count(*) AS n FROM operation_log WHERE action IN ('devices.gateway.create', 'devices.device.create')`)).toBe(2);
-      // The simulator now plays the new gateway and its sensor: its readings arrive.
+      // A gateway the farm registers is real equipment: the simulator never plays it, and it is not labelled simulated.
+      expect(d.data.device.simulated).toBe(false);
+      const demoGw = (await t.db.query<{ id: number }>(`SELECT id FROM device_gateways WHERE code = $1`, [`F${farmId}-GW1`])).rows[0].id;
+      const demo = await call(t, farm, 'POST', '/api/devices/build/devices', {
+        menu, code: `F${farmId}-GH1-TH2`, name: '一号温室第二温湿度', kind: 'sensor', gatewayId: demoGw, placeType: 'greenhouse', place: '一号日光温室', channels: ['airTemperature'],
+      });
+      expect(demo.status, demo.raw.body).toBe(200);
+      expect(demo.data.device.simulated).toBe(true);
+      // A sensor added to a demo (simulated) gateway is played; the real gateway's sensor is not.
       svc.simulator?.readNow();
-      await until(async () => (await count(`SELECT count(*) AS n FROM device_readings WHERE device_id = $1`, [d.data.device.id])) > 0);
+      await until(async () => (await count(`SELECT count(*) AS n FROM device_readings WHERE device_id = $1`, [demo.data.device.id])) > 0);
+      svc.simulator?.readNow();
+      await svc.hub.idle();
+      expect(await count(`SELECT count(*) AS n FROM device_readings WHERE device_id = $1`, [d.data.device.id])).toBe(0);
     });
 
     it('refuses bad input with 40001 on the field, nothing stored', async () => {

@@ -215,7 +215,7 @@ for (const engine of engines()) {
       it('a scenario fires once per crossing, its alarm raised and cleared in the notices', async () => {
         const pump = await deviceId('FLD-PUMP');
         const created = await call(t, farm, 'POST', '/api/devices/scenarios', {
-          name: '测试：土壤过干', trigger: { type: 'threshold', place: '东区大田灌溉', kind: 'soilMoisture', op: 'below', value: 10 }, alarm: true,
+          name: '测试：土壤过干', trigger: { type: 'threshold', place: '东区大田灌溉', kind: 'soilMoisture', op: 'below', value: 10, minIntervalS: 0 }, alarm: true,
           action: { deviceId: pump, action: 'switch', params: { on: true } },
         });
         expect(created.status, created.raw.body).toBe(200);
@@ -238,27 +238,33 @@ for (const engine of engines()) {
       });
 
       it('aggregates readings exactly over a range, by hour and by day', async () => {
-        const base = Date.UTC(2020, 0, 1, 0, 0, 0);
+        // Midnight UTC of a day within the retention (readings older are refused); the seed's
+        // readings on the hour lie in the past 30 days, so a day well before them is empty.
+        const base = Math.floor((Date.now() - 60 * 86_400_000) / 86_400_000) * 86_400_000;
+        const iso = (ms: number) => new Date(ms).toISOString();
+        const at = (hours: number) => iso(base + hours * 3_600_000);
         const points: [number, number][] = [[10, 10], [50, 20], [90, 30], [179, 41]];
         for (const [min, v] of points) await publish(gw, 'FLD-SOIL1', 'reading', { ts: base + min * 60_000, values: { soilTemperature: v } });
         await settle();
-        const q = (bucket: string) => call(t, farm, 'GET', `/api/devices/readings/series?kind=soilTemperature&places=${encodeURIComponent('东区大田灌溉')}&from=2020-01-01T00:00:00Z&to=2020-01-01T03:00:00Z&bucket=${bucket}`);
+        const place = encodeURIComponent('东区大田灌溉');
+        const q = (bucket: string) => call(t, farm, 'GET', `/api/devices/readings/series?kind=soilTemperature&places=${place}&from=${at(0)}&to=${at(3)}&bucket=${bucket}`);
         const hour = await q('hour');
         expect(hour.status, hour.raw.body).toBe(200);
         expect(hour.data.series[0].points).toEqual([
-          { t: '2020-01-01T00:00:00.000Z', avg: 15, min: 10, max: 20, n: 2 },
-          { t: '2020-01-01T01:00:00.000Z', avg: 30, min: 30, max: 30, n: 1 },
-          { t: '2020-01-01T02:00:00.000Z', avg: 41, min: 41, max: 41, n: 1 },
+          { t: at(0), avg: 15, min: 10, max: 20, n: 2 },
+          { t: at(1), avg: 30, min: 30, max: 30, n: 1 },
+          { t: at(2), avg: 41, min: 41, max: 41, n: 1 },
         ]);
         const day = await q('day');
-        expect(day.data.series[0].points).toEqual([{ t: '2019-12-31T16:00:00.000Z', avg: 25.25, min: 10, max: 41, n: 4 }]);
+        // Days begin at the farm's midnight: 16:00 UTC the day before.
+        expect(day.data.series[0].points).toEqual([{ t: at(-8), avg: 25.25, min: 10, max: 41, n: 4 }]);
         // Whole hours read the hourly rollup; a range cut inside an hour reads the readings themselves.
-        const cut = await call(t, farm, 'GET', `/api/devices/readings/series?kind=soilTemperature&places=${encodeURIComponent('东区大田灌溉')}&from=2020-01-01T00:30:00Z&to=2020-01-01T03:00:00Z&bucket=hour`);
-        expect(cut.data.series[0].points[0]).toEqual({ t: '2020-01-01T00:00:00.000Z', avg: 20, min: 20, max: 20, n: 1 });
-        const fine = await call(t, farm, 'GET', `/api/devices/readings/series?kind=soilTemperature&places=${encodeURIComponent('东区大田灌溉')}&from=2020-01-01T00:00:00Z&to=2020-01-01T01:00:00Z&bucket=5m`);
+        const cut = await call(t, farm, 'GET', `/api/devices/readings/series?kind=soilTemperature&places=${place}&from=${at(0.5)}&to=${at(3)}&bucket=hour`);
+        expect(cut.data.series[0].points[0]).toEqual({ t: at(0), avg: 20, min: 20, max: 20, n: 1 });
+        const fine = await call(t, farm, 'GET', `/api/devices/readings/series?kind=soilTemperature&places=${place}&from=${at(0)}&to=${at(1)}&bucket=5m`);
         expect(fine.data.series[0].points.map((p: { t: string; avg: number }) => [p.t.slice(11, 16), p.avg])).toEqual([['00:10', 10], ['00:50', 20]]);
         // farm2 sees none of farm's readings.
-        const other = await call(t, farm2, 'GET', `/api/devices/readings/series?kind=soilTemperature&places=${encodeURIComponent('东区大田灌溉')}&from=2020-01-01T00:00:00Z&to=2020-01-01T03:00:00Z&bucket=hour`);
+        const other = await call(t, farm2, 'GET', `/api/devices/readings/series?kind=soilTemperature&places=${place}&from=${at(0)}&to=${at(3)}&bucket=hour`);
         expect(other.data.series[0].points).toEqual([]);
         const tooLong = await call(t, farm, 'GET', `/api/devices/readings/series?kind=soilTemperature&from=2010-01-01T00:00:00Z&to=2020-01-01T03:00:00Z&bucket=hour`);
         expect(tooLong.data.errors[0].field).toBe('bucket');

@@ -1,5 +1,6 @@
 /**
- * Issue 17 in Chromium, as `farm`, with the built-in device simulator: switch the field
+ * Issue 17 in Chromium, as `farm`, with the built-in device simulator: the demo devices
+ * labelled simulated (issue 26); switch the field
  * pump from the control room and see the command pending, then acknowledged by the
  * (simulated) device; see a reading arrive live (pushed, no reload); create a scenario on
  * the scenarios screen and see it fire on the simulator's next reading.
@@ -38,6 +39,18 @@ async function deviceCode(suffix: string): Promise<{ id: number; code: string }>
 }
 
 describe('devices as farm', () => {
+  it('labels the demo devices as simulated: a banner and a tag on the control room and on the system build', async () => {
+    const pump = await deviceCode('-FLD-PUMP');
+    await page.goto('/farmControllRoom/index');
+    const banner = page.getByTestId('simulated-banner').first();
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('内置模拟器');
+    await page.locator(`[data-device="${pump.code}"] [data-testid="simulated"]`).waitFor();
+    expect(await page.locator(`[data-device="${pump.code}"] [data-testid="simulated"]`).textContent()).toBe('模拟');
+    await page.goto('/farmControllRoom/equipmentManagement');
+    await page.locator(`[data-build-device="${pump.code}"] [data-testid="simulated"]`).waitFor();
+  });
+
   it('switches the pump from the control room: pending, then acknowledged by the device', async () => {
     const pump = await deviceCode('-FLD-PUMP');
     await page.goto('/farmControllRoom/index');

@@ -11,6 +11,7 @@ import type { ConsoleServices } from '../../runtime/services/contract.ts';
 import { isHttpError } from '../../runtime/widgets/api.ts';
 import type { Unit } from './live.ts';
 import type { Texts } from './texts.ts';
+import { SimulatedTag } from './Simulated.tsx';
 
 interface Gateway {
   id: number;
@@ -21,6 +22,8 @@ interface Gateway {
   online: boolean;
   lastSeen: string | null;
   devices: number;
+  /** A demo gateway the simulator plays (not real equipment). */
+  simulated: boolean;
 }
 interface BuildDevice {
   id: number;
@@ -39,6 +42,7 @@ interface BuildDevice {
   lat: number | null;
   online: boolean;
   lastSeen: string | null;
+  simulated: boolean;
 }
 interface Build {
   gateways: Gateway[];
@@ -96,10 +100,11 @@ export function BuildView({ services, texts, units, kinds, menu, can }: { servic
         loading={!build && !error}
         pagination={false}
         columns={[
-          { title: texts.name, dataIndex: 'name' },
+          { title: texts.name, render: (_, g) => <SimulatedName name={g.name} simulated={g.simulated} texts={texts} /> },
           { title: texts.code, dataIndex: 'code' },
           { title: texts.place, dataIndex: 'place' },
           { title: texts.deviceCount, dataIndex: 'devices' },
+          { title: texts.online, render: (_, g) => <Tag color={g.online ? 'green' : 'default'}>{g.online ? texts.online : texts.offline}</Tag> },
           { title: texts.firmware, dataIndex: 'firmware' },
           { title: texts.lastSeen, render: (_, g) => time(g.lastSeen) },
           {
@@ -144,7 +149,7 @@ export function BuildView({ services, texts, units, kinds, menu, can }: { servic
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
         onRow={(d) => ({ 'data-build-device': d.code }) as React.HTMLAttributes<HTMLElement>}
         columns={[
-          { title: texts.device, dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
+          { title: texts.device, render: (_, d) => <SimulatedName name={d.name} simulated={d.simulated} texts={texts} />, sorter: (a, b) => a.name.localeCompare(b.name) },
           { title: texts.code, dataIndex: 'code' },
           { title: texts.kindLabel, render: (_, d) => <Tag color={d.kind === 'sensor' ? 'cyan' : 'blue'}>{texts.kinds[d.kind] ?? d.kind}</Tag> },
           { title: texts.model, dataIndex: 'model' },
@@ -356,5 +361,15 @@ function DeviceForm({ services, texts, menu, row, build, onDone }: { services: C
         </Space>
       </Form>
     </Modal>
+  );
+}
+
+/** A name with the «模拟» tag when the simulator plays it. */
+function SimulatedName({ name, simulated, texts }: { name: string; simulated: boolean; texts: Texts }) {
+  return (
+    <Space size={6}>
+      {name}
+      {simulated && <SimulatedTag texts={texts} />}
+    </Space>
   );
 }

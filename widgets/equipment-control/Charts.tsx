@@ -13,6 +13,7 @@ import type { ConsoleServices } from '../../runtime/services/contract.ts';
 import { isHttpError } from '../../runtime/widgets/api.ts';
 import type { Unit } from './live.ts';
 import { UNITS, type Texts } from './texts.ts';
+import { SimulatedBanner } from './Simulated.tsx';
 
 echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
 
@@ -20,7 +21,7 @@ interface Series {
   kind: string;
   unit: string;
   bucket: string;
-  series: { place: string; farmName: string | null; label: string; points: { t: string; avg: number; min: number; max: number; n: number }[] }[];
+  series: { place: string; farmName: string | null; label: string; simulated?: boolean; points: { t: string; avg: number; min: number; max: number; n: number }[] }[];
 }
 
 const RANGES: Record<string, number> = { '6h': 6 * 3600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '365d': 365 * 86_400_000 };
@@ -88,6 +89,7 @@ export function ChartsView({ services, texts, units, defaultKind, defaultRange }
         <Button onClick={exportCsv} disabled={!data}>{texts.exportCsv}</Button>
       </Space>
       {error && <Alert type="error" title={error} showIcon />}
+      {data?.series.some((s) => s.simulated) && <SimulatedBanner texts={texts} />}
       {data && data.series.every((s) => !s.points.length) ? <Empty description={texts.noData} /> : data && <Chart data={data} texts={texts} />}
     </div>
   );
@@ -105,7 +107,7 @@ function Chart({ data, texts }: { data: Series; texts: Texts }) {
       grid: { left: 48, right: 24, top: 36, bottom: 32 },
       xAxis: { type: 'time' },
       yAxis: { type: 'value', name: `${texts.readings[data.kind] ?? data.kind}${unit ? ` (${unit})` : ''}`, scale: true },
-      series: data.series.map((s) => ({ name: s.label ?? s.place, type: 'line', showSymbol: false, data: s.points.map((p) => [p.t, p.avg]) })),
+      series: data.series.map((s) => ({ name: s.simulated ? `${s.label ?? s.place}（${texts.simulated}）` : (s.label ?? s.place), type: 'line', showSymbol: false, data: s.points.map((p) => [p.t, p.avg]) })),
     });
     const resize = () => chart.resize();
     window.addEventListener('resize', resize);

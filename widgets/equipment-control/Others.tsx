@@ -7,33 +7,37 @@ import { useEffect, useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
 import type { Device, Unit } from './live.ts';
 import { soilLevel, UNITS, type Texts } from './texts.ts';
+import { SimulatedBanner, SimulatedTag } from './Simulated.tsx';
 
 export function SoilView({ units, texts }: { units: Unit[]; texts: Texts }) {
   const rows = units.flatMap((u) => u.devices.filter((d) => d.channels.includes('soilMoisture')).map((d) => ({ ...d, unit: u.unit })));
   return (
-    <Table
-      rowKey="id"
-      size="small"
-      dataSource={rows}
-      pagination={false}
-      columns={[
-        { title: texts.unit, dataIndex: 'unit' },
-        { title: texts.place, dataIndex: 'place' },
-        { title: texts.device, dataIndex: 'name' },
-        { title: texts.readings.soilMoisture, render: (_, d: Device) => (d.readings.soilMoisture ? `${d.readings.soilMoisture.value} %` : '—') },
-        { title: texts.readings.soilTemperature, render: (_, d: Device) => (d.readings.soilTemperature ? `${d.readings.soilTemperature.value} °C` : '—') },
-        {
-          title: texts.soilLevel,
-          render: (_, d: Device) => {
-            const v = d.readings.soilMoisture?.value;
-            if (v === undefined) return '—';
-            const level = soilLevel(v);
-            return <Tag color={{ dry: 'red', low: 'gold', good: 'green', wet: 'blue' }[level]}>{texts.soilLevels[level]}</Tag>;
+    <>
+      {rows.some((d) => d.simulated) && <SimulatedBanner texts={texts} />}
+      <Table
+        rowKey="id"
+        size="small"
+        dataSource={rows}
+        pagination={false}
+        columns={[
+          { title: texts.unit, dataIndex: 'unit' },
+          { title: texts.place, dataIndex: 'place' },
+          { title: texts.device, render: (_, d: Device) => <>{d.name} {d.simulated && <SimulatedTag texts={texts} />}</> },
+          { title: texts.readings.soilMoisture, render: (_, d: Device) => (d.readings.soilMoisture ? `${d.readings.soilMoisture.value} %` : '—') },
+          { title: texts.readings.soilTemperature, render: (_, d: Device) => (d.readings.soilTemperature ? `${d.readings.soilTemperature.value} °C` : '—') },
+          {
+            title: texts.soilLevel,
+            render: (_, d: Device) => {
+              const v = d.readings.soilMoisture?.value;
+              if (v === undefined) return '—';
+              const level = soilLevel(v);
+              return <Tag color={{ dry: 'red', low: 'gold', good: 'green', wet: 'blue' }[level]}>{texts.soilLevels[level]}</Tag>;
+            },
           },
-        },
-        { title: texts.online, render: (_, d: Device) => <Tag color={d.online ? 'green' : 'default'}>{d.online ? texts.online : texts.offline}</Tag> },
-      ]}
-    />
+          { title: texts.online, render: (_, d: Device) => <Tag color={d.online ? 'green' : 'default'}>{d.online ? texts.online : texts.offline}</Tag> },
+        ]}
+      />
+    </>
   );
 }
 
@@ -52,7 +56,7 @@ export function WeatherView({ services, texts, units }: { services: ConsoleServi
   return (
     <div className="eqc-grid">
       {stations.map((s) => (
-        <Card key={s.unit} title={`${texts.stations} · ${s.unit}`} className="eqc-unit">
+        <Card key={s.unit} title={`${texts.stations} · ${s.unit}`} extra={s.simulated ? <SimulatedTag texts={texts} /> : null} className="eqc-unit">
           <Descriptions size="small" column={1}>
             {s.devices.flatMap((d) =>
               d.channels.map((k) => (

@@ -15,7 +15,7 @@ interface Scenario {
   id: number;
   name: string;
   enabled: boolean;
-  trigger: { type: 'threshold' | 'schedule'; place?: string; kind?: string; op?: string; value?: number; at?: string };
+  trigger: { type: 'threshold' | 'schedule'; place?: string; kind?: string; op?: string; value?: number; deadband?: number; minIntervalS?: number; at?: string };
   windowFrom: string;
   windowTo: string;
   action: { deviceId: number; action: string; params: Record<string, unknown> } | null;
@@ -54,7 +54,9 @@ export function ScenariosView({ services, texts, units, can }: { services: Conso
   };
   const describe = (s: Scenario) =>
     s.trigger.type === 'threshold'
-      ? `${s.trigger.place} ${texts.readings[s.trigger.kind ?? ''] ?? s.trigger.kind} ${s.trigger.op === 'above' ? texts.above : texts.below} ${s.trigger.value}`
+      ? `${s.trigger.place} ${texts.readings[s.trigger.kind ?? ''] ?? s.trigger.kind} ${s.trigger.op === 'above' ? texts.above : texts.below} ${s.trigger.value}` +
+        (s.trigger.deadband ? ` · ${texts.deadband} ${s.trigger.deadband}` : '') +
+        (s.trigger.minIntervalS ? ` · ${texts.minInterval} ${Math.round(s.trigger.minIntervalS / 60)} ${texts.minutes}` : '')
       : `${texts.schedule} ${s.trigger.at}`;
   return (
     <div className="eqc-scenarios">
@@ -105,6 +107,8 @@ interface FormValues {
   kind?: string;
   op?: 'above' | 'below';
   value?: number;
+  deadband?: number;
+  minIntervalMin?: number;
   at?: string;
   windowFrom?: string;
   windowTo?: string;
@@ -127,7 +131,7 @@ function ScenarioForm({ services, texts, units, onDone }: { services: ConsoleSer
     const action = device ? { deviceId: device.id, action: ACTION_OF_KIND[device.kind], params: ACTION_OF_KIND[device.kind] === 'valve' ? { open: true, minutes: v.minutes ?? 10 } : { on: v.on ?? true } } : undefined;
     const body = {
       name: v.name,
-      trigger: v.type === 'threshold' ? { type: 'threshold', place: v.place, kind: v.kind, op: v.op, value: v.value } : { type: 'schedule', at: v.at },
+      trigger: v.type === 'threshold' ? { type: 'threshold', place: v.place, kind: v.kind, op: v.op, value: v.value, deadband: v.deadband ?? 0, minIntervalS: Math.round((v.minIntervalMin ?? 1) * 60) } : { type: 'schedule', at: v.at },
       ...(v.windowFrom ? { windowFrom: v.windowFrom } : {}),
       ...(v.windowTo ? { windowTo: v.windowTo } : {}),
       ...(action ? { action } : {}),
@@ -143,7 +147,7 @@ function ScenarioForm({ services, texts, units, onDone }: { services: ConsoleSer
   return (
     <Modal open title={texts.addScenario} onCancel={onDone} onOk={() => form.submit()} okText={texts.save} cancelText={texts.cancel}>
       {error && <Alert type="error" title={error} showIcon />}
-      <Form form={form} layout="vertical" initialValues={{ type: 'threshold', op: 'above', on: true, minutes: 10, windowFrom: '00:00', windowTo: '23:59' }} onFinish={(v) => void submit(v)}>
+      <Form form={form} layout="vertical" initialValues={{ type: 'threshold', op: 'above', on: true, minutes: 10, windowFrom: '00:00', windowTo: '23:59', deadband: 0, minIntervalMin: 1 }} onFinish={(v) => void submit(v)}>
         <Form.Item name="name" label={texts.name} rules={[{ required: true }]}>
           <Input maxLength={60} />
         </Form.Item>
@@ -163,6 +167,12 @@ function ScenarioForm({ services, texts, units, onDone }: { services: ConsoleSer
             </Form.Item>
             <Form.Item name="value" label={texts.threshold} rules={[{ required: true }]}>
               <InputNumber />
+            </Form.Item>
+            <Form.Item name="deadband" label={texts.deadband} tooltip={texts.deadbandHelp}>
+              <InputNumber min={0} max={100000} style={{ width: 90 }} />
+            </Form.Item>
+            <Form.Item name="minIntervalMin" label={texts.minInterval} tooltip={texts.minIntervalHelp}>
+              <InputNumber min={0} max={1440} suffix={texts.minutes} style={{ width: 120 }} />
             </Form.Item>
           </Space>
         ) : (

@@ -11,6 +11,7 @@ import type { ConsoleServices } from '../../runtime/services/contract.ts';
 import { isHttpError } from '../../runtime/widgets/api.ts';
 import type { Device, Live, Unit } from './live.ts';
 import { soilLevel, UNITS, type Texts } from './texts.ts';
+import { SimulatedBanner, SimulatedTag } from './Simulated.tsx';
 
 export interface UnitsProps {
   live: Live;
@@ -34,6 +35,7 @@ export function UnitsView({ live, texts, services, menu, canControl, onlyUnits, 
   return (
     <div className={wall ? 'eqc-grid eqc-wall' : 'eqc-grid'} data-testid="equipment-units">
       {!live.connected && live.state === 'ready' && <Alert className="eqc-banner" type="warning" title={texts.reconnecting} showIcon />}
+      {units.some((u) => u.simulated) && <SimulatedBanner texts={texts} />}
       {units.map((u) => (
         <UnitTile key={`${u.farmId}-${u.unit}`} unit={u} title={severalFarms ? `${u.farmName} · ${u.unit}` : u.unit} texts={texts} services={services} menu={menu} canControl={canControl} live={live} />
       ))}
@@ -49,7 +51,12 @@ function UnitTile({ unit, title, texts, services, menu, canControl, live }: { un
     <Card
       className="eqc-unit"
       title={title}
-      extra={<Tag color={online === unit.devices.length ? 'green' : online ? 'gold' : 'default'}>{`${texts.online} ${online}/${unit.devices.length}`}</Tag>}
+      extra={
+        <Space size={4}>
+          {unit.simulated && <SimulatedTag texts={texts} />}
+          <Tag color={online === unit.devices.length ? 'green' : online ? 'gold' : 'default'}>{`${texts.online} ${online}/${unit.devices.length}`}</Tag>
+        </Space>
+      }
       data-unit={unit.unit}
     >
       {unit.alarms.map((a) => (
@@ -101,6 +108,7 @@ function DeviceRow({ device: d, texts, services, menu, canControl, live }: { dev
     <div className="eqc-device" data-device={d.code} data-online={d.online ? 'yes' : 'no'}>
       <div className="eqc-device-head">
         <Badge status={d.online ? 'success' : 'default'} text={d.name} />
+        {d.simulated && <SimulatedTag texts={texts} />}
         <Typography.Text type="secondary" className="eqc-kind">
           {texts.kinds[d.kind] ?? d.kind}
         </Typography.Text>

@@ -26,6 +26,8 @@ export interface Device {
   lastSeen: string | null;
   firmware: string;
   gateway: string | null;
+  /** Played by the simulator (a demo gateway's device): labelled on screen. */
+  simulated: boolean;
   readings: Record<string, { value: number; ts: string }>;
   pendingCommand: CommandRef | null;
   /** The outcome of this console's last command to it (shown beside the controls). */
@@ -38,6 +40,8 @@ export interface Unit {
   farmId: number;
   farmName: string;
   placeType: string;
+  /** Some of its devices are simulated. */
+  simulated: boolean;
   devices: Device[];
   alarms: { id: number; message: string; raisedAt: string }[];
 }

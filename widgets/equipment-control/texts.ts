@@ -111,6 +111,12 @@ const zh = {
   reportRanges: { '30d': '30 天', '90d': '90 天', '365d': '一年', '1095d': '三年' } as Record<string, string>,
   kindLabel: '设备类型',
   fullScreen: '全屏',
+  deadband: '回差',
+  deadbandHelp: '达到阈值动作后，读数需回落超过此值才会再次动作（防止传感器抖动反复触发）',
+  minInterval: '最短间隔',
+  minIntervalHelp: '两次动作之间至少间隔的时间',
+  simulated: '模拟',
+  simulatedBanner: '演示数据：标有「模拟」的设备由内置模拟器产生，不是真实设备，其读数与确认均为模拟。',
 };
 
 export type Texts = typeof zh;
@@ -222,6 +228,12 @@ const en: Texts = {
   reportRanges: { '30d': '30 days', '90d': '90 days', '365d': 'One year', '1095d': 'Three years' },
   kindLabel: 'Kind',
   fullScreen: 'Full screen',
+  deadband: 'Deadband',
+  deadbandHelp: 'Having acted, the reading must come back past the threshold by this much before the rule acts again (sensor noise does not chatter)',
+  minInterval: 'Minimum interval',
+  minIntervalHelp: 'The least time between two actions',
+  simulated: 'Simulated',
+  simulatedBanner: 'Demo data: devices tagged “Simulated” are played by the built-in simulator, not real equipment; their readings and acknowledgements are simulated.',
 };
 
 const es: Texts = {
@@ -331,6 +343,12 @@ const es: Texts = {
   reportRanges: { '30d': '30 días', '90d': '90 días', '365d': 'Un año', '1095d': 'Tres años' },
   kindLabel: 'Tipo',
   fullScreen: 'Pantalla completa',
+  deadband: 'Histéresis',
+  deadbandHelp: 'Tras actuar, la lectura debe volver más allá del umbral en esta cantidad antes de actuar otra vez (el ruido del sensor no la repite)',
+  minInterval: 'Intervalo mínimo',
+  minIntervalHelp: 'El tiempo mínimo entre dos acciones',
+  simulated: 'Simulado',
+  simulatedBanner: 'Datos de demostración: los dispositivos marcados «Simulado» los reproduce el simulador integrado, no son equipos reales; sus lecturas y confirmaciones son simuladas.',
 };
 
 export const TEXTS: Record<Lang, Texts> = { zh, en, es };
