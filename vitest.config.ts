@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The default report, then the ten slowest files and the wall time (the README keeps them).
+    reporters: ['default', './tests/support/slowest-files-reporter.ts'],
     projects: [
       {
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'], environment: 'node' },
