@@ -22,6 +22,7 @@ import { notFound, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { invalidInput } from '../resources/validation.ts';
+import { farmRecordTarget, referable } from '../resources/references.ts';
 import { movementNumber } from './numbers.ts';
 import { addDecimal, compareDecimal, decimalPlaces, numberText, subtractDecimal } from './decimal.ts';
 import './messages.ts';
@@ -115,14 +116,11 @@ export class MaterialsLedger {
     return rows[0] ? { id: Number(rows[0].id), farmId: Number(rows[0].farm_id), data: rows[0].data } : null;
   }
 
-  /** Records of `resource` with these ids that belong to `farmId`, by id. */
+  /** Records of `resource` with these ids that a record of `farmId` may name (its own), by id. */
   async ofFarm(db: Queryable, resource: string, farmId: number, ids: number[]): Promise<Map<number, Owned>> {
-    if (!ids.length) return new Map();
-    const { rows } = await db.query<{ id: number; farm_id: number; data: Record<string, unknown> }>(
-      `SELECT id, farm_id, data FROM resource_records WHERE resource = $1 AND farm_id = $2 AND id = ANY($3::bigint[])`,
-      [resource, farmId, [...new Set(ids)]],
-    );
-    return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), farmId: Number(r.farm_id), data: r.data }]));
+    // The engine's reference rule (resources/references.ts): only the farm's own records.
+    const found = await referable(db, farmRecordTarget(resource), { farmId, blocId: null }, ids);
+    return new Map([...found].map(([id, r]) => [id, { id, farmId, data: r.data }]));
   }
 
   /** Checks the body beyond its JSON Schema: decimals, dates, and that every reference is the store's farm's. */
