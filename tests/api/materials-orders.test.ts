@@ -275,6 +275,11 @@ describe.each(engines())('purchase orders on $name', (engine) => {
     expect((ok(await call(t, farm2, 'GET', `${M}/handOvers/page?side=toMe&status=requested`)).rows as Body[]).map((r) => r.id)).toContain(asked.id);
     expect((ok(await call(t, farm, 'GET', `${M}/handOvers/page?side=mine`)).rows as Body[]).map((r) => r.id)).toContain(asked.id);
     expect((ok(await call(t, farm, 'GET', `${M}/handOvers/page?side=toMe`)).rows as Body[]).map((r) => r.id)).not.toContain(asked.id);
+    // A farm outside the group neither sees nor settles it (as a request that does not exist).
+    const outsideOrg = (await t.db.query<{ id: number }>(`INSERT INTO organisations(name, type, city) VALUES ('移交外部农场', 0, '长春市') RETURNING id`)).rows[0].id;
+    const outsider = (await makeUser(t, { orgId: outsideOrg, menus: ['farmMaterialsStore'], elements: ['farmMaterialsStore:add'] })).token;
+    expect((await move(outsider, `${M}/handOvers`, asked.id, 'accept')).status).toBe(40401);
+    expect((ok(await call(t, outsider, 'GET', `${M}/handOvers/page?side=toMe`)).rows as Body[]).length).toBe(0);
     // The giving farm does not accept for the other one, and the receiving farm does not cancel.
     expect((await move(farm, `${M}/handOvers`, asked.id, 'accept')).status).toBe(40301);
     expect((await move(farm2, `${M}/handOvers`, asked.id, 'cancel')).status).toBe(40301);

@@ -205,14 +205,15 @@ describe.each(engines())('resource authority and scope on $name', (engine) => {
 
       // Every reference the engine checks: the document's own and those a business module
       // declares on it (a quality record's harvest batch). Another farm's record answers
-      // exactly as a missing one, for the farm itself and for a provider writing for it.
+      // exactly as a missing one, for the farm itself and for a provider or an administrator
+      // writing for it (who may write for farm 1 too).
       for (const [field, target] of farmReferences(doc)) {
         it(`refuses a reference (${field}) to another farm's ${target.name}`, async () => {
           const theirs = await recordOfFarm(t.db, target, farm1.orgId);
           const seed = await someRow(t, w2, doc);
           const body = variant(doc, seed, '跨农场引用');
           const before = await countOf(t.db, doc);
-          for (const [token, extra] of [[w2, {}], [provider, { farmId: farm2.orgId }]] as const) {
+          for (const [token, extra] of [[w2, {}], [provider, { farmId: farm2.orgId }], [admin, { farmId: farm2.orgId }]] as const) {
             const foreign = await call(t, token, 'POST', base, { ...body, ...extra, [field]: theirs });
             const missing = await call(t, token, 'POST', base, { ...body, ...extra, [field]: MISSING });
             expect([foreign.status, foreign.data.errors.map((e: { field: string }) => e.field)]).toEqual([40001, [field]]);
