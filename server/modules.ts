@@ -21,6 +21,7 @@ import { materialsTraceRoutes } from './materials/trace-routes.ts';
 import { articleResourceExtensions } from './materials/articles.ts';
 import { studioCoverageRoutes } from './studio/coverage-routes.ts';
 import { harvestRoutes } from './harvest/routes.ts';
+import { harvestResourceExtensions } from './harvest/references.ts';
 import { homeRoutes } from './harvest/home.ts';
 import { factoryHomeRoutes } from './materials/factory-home.ts';
 import { tracePages } from './harvest/trace-page.ts';
@@ -29,7 +30,7 @@ import { devicesRoutes } from './devices/plugin.ts';
 import { adminRoutes } from './admin/plugin.ts';
 
 /** The engine with every business module's hooks on its resources (docs/resources.md, "Extensions"). */
-const engineOptions: ResourceEngineOptions = {
+export const engineOptions: ResourceEngineOptions = {
   extensions: [
     ...adminResourceExtensions,
     ...nurseryResourceExtensions,
@@ -40,6 +41,7 @@ const engineOptions: ResourceEngineOptions = {
     ...libraryResourceExtensions,
     ...articleResourceExtensions,
     ...landResourceExtensions,
+    ...harvestResourceExtensions,
   ],
 };
 const resources: FastifyPluginAsync = async (app) => {

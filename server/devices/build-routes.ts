@@ -28,6 +28,8 @@ import { DEVICE_MENUS } from './routes.ts';
 import type { DeviceService } from './service.ts';
 import { deviceTopic, READING_KINDS } from './topics.ts';
 import { msg } from './messages.ts';
+import { referable } from '../resources/references.ts';
+import { DEVICE_GATEWAYS } from './references.ts';
 
 const tags = ['devices'];
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
@@ -113,8 +115,7 @@ export function registerBuildRoutes(plain: FastifyInstance, service: DeviceServi
     if (unknown) errors.push({ field: 'channels', message: t(lang, msg['devices.unknownChannel'], { channel: unknown }) });
     else if (channels.length && body.kind !== 'sensor') errors.push({ field: 'channels', message: t(lang, msg['devices.channelsSensorOnly']) });
     if (body.gatewayId != null) {
-      const { rows } = await tx.query('SELECT 1 FROM device_gateways WHERE id = $1 AND farm_id = $2', [body.gatewayId, farmId]);
-      if (!rows[0]) errors.push({ field: 'gatewayId', message: t(lang, msg['devices.gatewayMissing']) });
+      if (!(await referable(tx, DEVICE_GATEWAYS, { farmId, blocId: null }, [body.gatewayId])).size) errors.push({ field: 'gatewayId', message: t(lang, msg['devices.gatewayMissing']) });
     }
     return errors;
   }

@@ -19,6 +19,8 @@ import type { DeviceService } from './service.ts';
 import { READING_KINDS } from './topics.ts';
 import { msg } from './messages.ts';
 import { DEFAULT_MIN_INTERVAL_S } from './scenarios.ts';
+import { referable } from '../resources/references.ts';
+import { DEVICES } from './references.ts';
 
 const tags = ['devices'];
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
@@ -90,8 +92,10 @@ export function registerScenarioRoutes(plain: FastifyInstance, service: DeviceSe
     } else if (!body.trigger.at) required('trigger.at');
     let params: Record<string, unknown> | null = null;
     if (body.action) {
-      const device = await deviceInScope(db, req.user as never, body.action.deviceId);
-      if (!device || device.farmId !== me.orgId) errors.push({ field: 'action.deviceId', message: t(req.lang, msg['devices.deviceMissing']) });
+      // The engine's reference rule: a device of the scenario's own farm, else as missing.
+      const own = await referable(db, DEVICES, { farmId: me.orgId, blocId: null }, [body.action.deviceId], false);
+      const device = own.size ? await deviceInScope(db, req.user as never, body.action.deviceId) : null;
+      if (!device) errors.push({ field: 'action.deviceId', message: t(req.lang, msg['devices.deviceMissing']) });
       else if (ACTION_OF_KIND[device.kind] !== body.action.action) errors.push({ field: 'action.action', message: t(req.lang, msg['devices.wrongAction'], { device: device.name }) });
       else params = checkParams(body.action.action, body.action.params, req.lang);
     }

@@ -25,6 +25,7 @@ import type { Lang } from '../i18n/lang.ts';
 import { invalidInput } from '../resources/validation.ts';
 import { compareDecimal, decimalPlaces, numberText, subtractDecimal } from '../materials/decimal.ts';
 import { farmScope } from '../materials/ledger.ts';
+import { farmRecordTarget, referable } from '../resources/references.ts';
 import { batchNumber, EXPENSE_CATEGORIES, INCOME_CATEGORIES, salesOrderNumber } from './numbers.ts';
 import './messages.ts';
 
@@ -150,8 +151,7 @@ export async function createSale(tx: Queryable, req: FastifyRequest, user: Sessi
   });
   const productIds = input.lines.flatMap((l) => (l.productId === undefined ? [] : [l.productId]));
   if (productIds.length && farmId !== null) {
-    const { rows } = await tx.query<{ id: string }>(`SELECT id FROM resource_records WHERE resource = 'farmProducts' AND farm_id = $1 AND id = ANY($2::bigint[])`, [farmId, productIds]);
-    const found = new Set(rows.map((r) => Number(r.id)));
+    const found = await referable(tx, farmRecordTarget('farmProducts'), { farmId, blocId: null }, productIds);
     input.lines.forEach((line, i) => {
       if (line.productId !== undefined && !found.has(line.productId)) errors.push({ field: `lines.${i}.productId`, message: t(lang, 'harvest.productMissing') });
     });

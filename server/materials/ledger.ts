@@ -22,6 +22,7 @@ import { notFound, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { invalidInput } from '../resources/validation.ts';
+import { farmRecordTarget, referable } from '../resources/references.ts';
 import { movementNumber } from './numbers.ts';
 import { addDecimal, compareDecimal, decimalPlaces, numberText, subtractDecimal } from './decimal.ts';
 import './messages.ts';
@@ -50,7 +51,16 @@ export interface MovementInput {
 
 export type Direction = 'in' | 'out';
 
-interface Owned {
+interface HandOverTarget {
+  id: number;
+  farm_id: number;
+  name: string;
+  farm_name: string;
+  from_name: string;
+  same_bloc: boolean;
+}
+
+export interface Owned {
   id: number;
   farmId: number;
   data: Record<string, unknown>;
@@ -115,25 +125,22 @@ export class MaterialsLedger {
     return rows[0] ? { id: Number(rows[0].id), farmId: Number(rows[0].farm_id), data: rows[0].data } : null;
   }
 
-  /** Records of `resource` with these ids that belong to `farmId`, by id. */
+  /** Records of `resource` with these ids that a record of `farmId` may name (its own), by id. */
   async ofFarm(db: Queryable, resource: string, farmId: number, ids: number[]): Promise<Map<number, Owned>> {
-    if (!ids.length) return new Map();
-    const { rows } = await db.query<{ id: number; farm_id: number; data: Record<string, unknown> }>(
-      `SELECT id, farm_id, data FROM resource_records WHERE resource = $1 AND farm_id = $2 AND id = ANY($3::bigint[])`,
-      [resource, farmId, [...new Set(ids)]],
-    );
-    return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), farmId: Number(r.farm_id), data: r.data }]));
+    // The engine's reference rule (resources/references.ts): only the farm's own records.
+    const found = await referable(db, farmRecordTarget(resource), { farmId, blocId: null }, ids);
+    return new Map([...found].map(([id, r]) => [id, { id, farmId, data: r.data }]));
   }
 
   /** Checks the body beyond its JSON Schema: decimals, dates, and that every reference is the store's farm's. */
-  private async checkInput(tx: Queryable, user: SessionUser, lang: Lang, input: MovementInput, direction: Direction) {
+  private async checkInput(tx: Queryable, user: SessionUser, lang: Lang, input: MovementInput, direction: Direction, given?: Owned) {
     const errors: FieldError[] = [];
     input.lines.forEach((line, i) => {
       if (decimalPlaces(line.quantity) > QUANTITY_DECIMALS) errors.push({ field: `lines.${i}.quantity`, message: t(lang, 'materials.decimals', { digits: QUANTITY_DECIMALS }) });
       if (line.unitPrice !== undefined && decimalPlaces(line.unitPrice) > PRICE_DECIMALS) errors.push({ field: `lines.${i}.unitPrice`, message: t(lang, 'materials.decimals', { digits: PRICE_DECIMALS }) });
       if (line.producedOn && line.expiresOn && line.expiresOn < line.producedOn) errors.push({ field: `lines.${i}.expiresOn`, message: t(lang, 'materials.expiryBeforeProduction') });
     });
-    const store = await this.storeInScope(tx, user, input.storeId);
+    const store = given ?? (await this.storeInScope(tx, user, input.storeId));
     if (!store) refuse([{ field: 'storeId', message: t(lang, 'materials.storeMissing') }, ...errors], lang);
     const materials = await this.ofFarm(tx, 'farmMaterials', store.farmId, input.lines.map((l) => l.materialId));
     input.lines.forEach((line, i) => {
@@ -168,17 +175,18 @@ export class MaterialsLedger {
   }
 
   /**
-   * A hand-over to another farm of the caller's group: a stock-out from the caller's store
-   * and a stock-in at the other farm's store, in this one transaction (both or neither). The
-   * goods keep their batch, dates and the cost they left with; the receiving farm's material
-   * is the one with the same goods code, and the stock-in's checks run after the stock-out
-   * has been posted, so a refusal there undoes the stock-out too. Returns both ids.
+   * What a hand-over request is checked against before anything moves: the lines as a
+   * stock-out of the caller's store, and a receiving store of another farm of the same bloc.
    */
-  async handOver(tx: Queryable, req: FastifyRequest, user: SessionUser, input: MovementInput & { toStoreId: number }): Promise<{ outId: number; inId: number }> {
-    const lang = req.lang;
+  async checkHandOver(tx: Queryable, user: SessionUser, lang: Lang, input: MovementInput & { toStoreId: number }): Promise<{ store: Owned; to: HandOverTarget }> {
     const { toStoreId, ...out } = input;
-    const { store, materials } = await this.checkInput(tx, user, lang, { ...out, groupId: undefined, taskId: undefined }, 'out');
-    const { rows: target } = await tx.query<{ id: number; farm_id: number; name: string; farm_name: string; from_name: string; same_bloc: boolean }>(
+    const { store } = await this.checkInput(tx, user, lang, { ...out, groupId: undefined, taskId: undefined }, 'out');
+    return { store, to: await this.handOverTarget(tx, lang, store, toStoreId) };
+  }
+
+  /** The receiving store of a hand-over from `store`: another farm's of the same bloc, else 40001 on toStoreId. */
+  private async handOverTarget(tx: Queryable, lang: Lang, store: Owned, toStoreId: number): Promise<HandOverTarget> {
+    const { rows: target } = await tx.query<HandOverTarget>(
       `SELECT s.id, s.farm_id, s.data->>'name' AS name, tf.name AS farm_name, ff.name AS from_name,
               (tf.bloc_id IS NOT NULL AND tf.bloc_id = ff.bloc_id) AS same_bloc
          FROM resource_records s JOIN organisations tf ON tf.id = s.farm_id JOIN organisations ff ON ff.id = $2
@@ -188,6 +196,33 @@ export class MaterialsLedger {
     const to = target[0];
     if (!to || !to.same_bloc) refuse([{ field: 'toStoreId', message: t(lang, 'handover.toStoreMissing') }], lang);
     if (Number(to.farm_id) === store.farmId) refuse([{ field: 'toStoreId', message: t(lang, 'handover.sameFarm') }], lang);
+    return to;
+  }
+
+  /** The giving store of an accepted hand-over request, whoever accepts it (locked). */
+  async storeById(tx: Queryable, storeId: number): Promise<Owned | null> {
+    const { rows } = await tx.query<{ id: number; farm_id: number; data: Record<string, unknown> }>(
+      `SELECT id, farm_id, data FROM resource_records WHERE resource = 'farmStores' AND id = $1 FOR SHARE`,
+      [storeId],
+    );
+    return rows[0] ? { id: Number(rows[0].id), farmId: Number(rows[0].farm_id), data: rows[0].data } : null;
+  }
+
+  /**
+   * Posts a hand-over to another farm of the group: a stock-out from the giving store and a
+   * stock-in at the other farm's store, in this one transaction (both or neither). Only on
+   * the receiving farm's consent: its acceptance of a request (handover-requests.ts) or its
+   * request on the market (share.ts); `given` is the giving store when the receiving farm
+   * accepts (the store is not in its scope). The goods keep their batch, dates and the cost
+   * they left with; the receiving farm's material is the one with the same goods code, and
+   * the stock-in's checks run after the stock-out has been posted, so a refusal there undoes
+   * the stock-out too. Returns both ids.
+   */
+  async handOver(tx: Queryable, req: FastifyRequest, user: SessionUser, input: MovementInput & { toStoreId: number }, given?: Owned): Promise<{ outId: number; inId: number }> {
+    const lang = req.lang;
+    const { toStoreId, ...out } = input;
+    const { store, materials } = await this.checkInput(tx, user, lang, { ...out, groupId: undefined, taskId: undefined }, 'out', given);
+    const to = await this.handOverTarget(tx, lang, store, toStoreId);
     const lines = out.lines.map((l, i) => storedLine(l, i + 1));
     // Hand-overs between the same two farms, in either direction, one at a time: each locks
     // the giving farm's balance rows, then the receiving farm's, so two in opposite

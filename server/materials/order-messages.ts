@@ -72,6 +72,16 @@ export const orderMsg = defineMessages({
     en: 'A hand-over goes to another farm of the group',
     es: 'Una entrega va a otra granja del grupo',
   },
+  'handover.notWaiting': {
+    zh: '移交申请 {number} 已处理，不再等待接收',
+    en: 'Hand-over request {number} was already settled; it no longer waits for acceptance',
+    es: 'La solicitud de entrega {number} ya se resolvió; ya no espera aceptación',
+  },
+  'handover.stale': {
+    zh: '移交申请 {number} 已被他人修改，请刷新后重试',
+    en: 'Hand-over request {number} was changed by someone else; reload and try again',
+    es: 'Otra persona cambió la solicitud de entrega {number}; recargue e inténtelo de nuevo',
+  },
   'handover.toStoreMissing': {
     zh: '接收仓库不存在或不属于本集团的农场',
     en: 'The receiving store does not exist or is not of a farm of the group',

@@ -15,6 +15,7 @@ import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { farmScope, MaterialsLedger, type MovementInput } from './ledger.ts';
 import { ledgerPage, movementPage, movementWithLines, stockPage } from './reads.ts';
+import { HANDOVER_TRANSITIONS, HandOverRequests, type HandOverState } from './handover-requests.ts';
 import './messages.ts';
 
 const tags = ['materials'];
@@ -85,6 +86,7 @@ function today(): string {
 }
 
 function registerWrites(app: TypedApp, ledger: MaterialsLedger) {
+  const handOvers = new HandOverRequests(ledger);
   for (const direction of ['in', 'out'] as const) {
     const path = direction === 'in' ? '/farmMaterials/movements/stockIn' : '/farmMaterials/movements/stockOut';
     app.post(
@@ -122,8 +124,8 @@ function registerWrites(app: TypedApp, ledger: MaterialsLedger) {
       attachValidation: true,
       schema: {
         tags,
-        summary: 'Hand materials over to another farm of the caller’s group: a stock-out here and a stock-in at the other farm’s store, one transaction (both or neither)',
-        description: `Needs one of ${elements('add').join(', ')}. toStoreId is a store of another farm of the same group; each material must exist there with the same goods code (40001 on the line otherwise, nothing posted). The goods keep batch, dates and cost.`,
+        summary: 'Ask another farm of the caller’s group to accept materials into one of its stores: a request, nothing moves until that farm accepts (POST /farmMaterials/handOvers/:id/transitions/accept)',
+        description: `Needs one of ${elements('add').join(', ')}. The lines are checked as a stock-out of the caller’s store; toStoreId is a store of another farm of the same group. On acceptance a stock-out here and a stock-in there are posted in one transaction (both or neither); each material must exist there with the same goods code. The goods keep batch, dates and cost.`,
         body: {
           type: 'object',
           additionalProperties: false,
@@ -144,10 +146,72 @@ function registerWrites(app: TypedApp, ledger: MaterialsLedger) {
       const me = requireStoreAction(req, 'add');
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       const body = req.body as MovementInput & { toStoreId: number };
-      const ids = await app.db.transaction((tx) => ledger.handOver(tx, req, me, body));
-      return ok({ ...ids, out: await movementWithLines(app.db, me, ids.outId) });
+      const requestId = await app.db.transaction((tx) => handOvers.request(tx, req, me, body));
+      return ok(await handOverView(me, requestId));
     },
   );
+
+  app.get(
+    '/farmMaterials/handOvers/page',
+    {
+      validatorCompiler: resourceValidatorCompiler,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Hand-over requests the caller’s farm gives (side=mine) or is asked to accept (side=toMe), newest first, with the two movements once accepted',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['side'],
+          properties: { ...paging, side: { type: 'string', enum: ['mine', 'toMe'] }, status: { type: 'string', enum: ['requested', 'accepted', 'declined', 'cancelled'] } },
+        },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: STORE_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const q = req.query as { side: 'mine' | 'toMe'; status?: HandOverState; pageIndex?: number; pageSize?: number };
+      return ok(await handOvers.page(app.db, me, { side: q.side, status: q.status, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }));
+    },
+  );
+
+  app.post(
+    '/farmMaterials/handOvers/:id/transitions/:name',
+    {
+      validatorCompiler: resourceValidatorCompiler,
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Settle a hand-over request: accept (the receiving farm: the stock-out at the giving farm and the stock-in here, one transaction), decline (the receiving farm) or cancel (the giving farm)',
+        description: `Needs one of ${elements('add').join(', ')} and the write scope of the side’s farm (40301 otherwise); a request the caller’s farms neither give nor receive answers 40401; a settled one 40001.`,
+        params: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'name'],
+          properties: { id, name: { type: 'string', enum: Object.keys(HANDOVER_TRANSITIONS) } },
+        },
+        body: { type: 'object', additionalProperties: false, properties: { version: { type: 'integer', minimum: 1, maximum: 2147483647 }, reason: { type: 'string', maxLength: 200, pattern: '^[^<>]*$' }, movedOn: date } },
+        response: okObject(),
+      },
+    },
+    async (req) => {
+      const me = requireStoreAction(req, 'add');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const { id: requestId, name } = req.params as { id: number; name: string };
+      await app.db.transaction((tx) => handOvers.move(tx, req, me, name, requestId, (req.body ?? {}) as { version?: number; reason?: string; movedOn?: string }));
+      return ok(await handOverView(me, requestId));
+    },
+  );
+
+  /** One request as the pages show it, to the caller who just wrote it. */
+  async function handOverView(me: SessionUser, requestId: number) {
+    for (const side of ['mine', 'toMe'] as const) {
+      const page = await handOvers.page(app.db, { ...me, platformAdmin: true }, { side, pageIndex: 1, pageSize: 1, only: requestId });
+      if (page.rows[0]) return page.rows[0];
+    }
+    throw notFound();
+  }
 
   app.post(
     '/farmMaterials/movements/:id/reverse',

@@ -16,6 +16,7 @@ import type { Lang } from '../i18n/lang.ts';
 import type { CreateContext, DeleteContext, ResourceExtension, TransitionContext, UpdateContext } from '../resources/extensions.ts';
 import { invalidInput } from '../resources/validation.ts';
 import './messages.ts';
+import { farmRecordTarget, referable } from '../resources/references.ts';
 import {
   checkItemDates,
   checkAssignees,
@@ -132,11 +133,8 @@ function refuseClosedItself(current: Data, lang: Lang): void {
 async function checkPlots(tx: Queryable, data: Data, farmId: number | null, lang: Lang): Promise<void> {
   const ids = Array.isArray(data.fieldIds) ? (data.fieldIds as number[]) : [];
   if (ids.length === 0) return;
-  const { rows } = await tx.query<{ id: number }>(
-    `SELECT id FROM resource_records WHERE resource = 'farmFields' AND id = ANY($1::bigint[]) AND farm_id IS NOT DISTINCT FROM $2`,
-    [ids, farmId],
-  );
-  const found = new Set(rows.map((r) => Number(r.id)));
+  // The engine's reference rule (resources/references.ts) for a list of ids: the group's farm's plots only.
+  const found = await referable(tx, farmRecordTarget('farmFields'), { farmId, blocId: null }, ids.map(Number));
   const strangers = ids.filter((id) => !found.has(Number(id)));
   if (strangers.length) refuse([{ field: 'fieldIds', key: 'planting.plotNotOfFarm', params: { ids: strangers.join(', ') } }], lang);
 }

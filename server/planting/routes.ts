@@ -195,7 +195,8 @@ function registerPublish(app: TypedApp, store: PlantingRecords) {
         await app.db.transaction(async (tx) => {
           const group = await store.find<GroupData>(tx, me, 'plantGroups', b.groupId, 'FOR UPDATE OF r');
           const plan = await store.find<PlanData>(tx, me, 'plantPlans', b.planId);
-          if (!group || !plan) throw notFound();
+          // A plan of another farm (even one a provider may also write for) is not this group's: as missing.
+          if (!group || !plan || plan.farmId !== group.farmId) throw notFound();
           const itemId = b.planItemId ?? (b.orderNumber ? await store.itemIdByNumber(tx, me, plan.id, b.orderNumber) : null);
           if (itemId === null) refuse([{ field: b.orderNumber ? 'orderNumber' : 'planItemId', key: b.orderNumber ? 'planting.itemMissing' : 'planting.itemRequired', params: { orderNumber: b.orderNumber ?? '' } }], req.lang);
           const item = await store.find<ItemData>(tx, me, 'planItems', itemId);

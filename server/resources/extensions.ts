@@ -3,6 +3,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Lang } from '../i18n/lang.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
+import type { ReferenceTarget } from './references.ts';
 
 /**
  * The resource engine's extension points for code (docs/resources.md, "Extensions"):
@@ -95,6 +96,12 @@ export interface ResourceExtension {
   /** The `name` of a resource document. */
   resource: string;
   hooks: ResourceHooks;
+  /**
+   * Properties of the document that hold ids of a business module's own records (a harvest
+   * batch of the `harvests` table), which `references` cannot name: the engine checks them
+   * with the same rule as the document's references (references.ts).
+   */
+  references?: Record<string, ReferenceTarget>;
 }
 
 type HookName = Exclude<keyof ResourceHooks, 'rowHints' | 'augmentRows' | 'replyFields'>;
@@ -102,7 +109,11 @@ type ContextOf<K extends HookName> = Parameters<NonNullable<ResourceHooks[K]>>[0
 
 /** One resource's hooks, from every extension naming it, run in the order they were handed in. */
 export class ResourceHookChain {
-  constructor(private readonly list: readonly ResourceHooks[] = []) {}
+  constructor(
+    private readonly list: readonly ResourceHooks[] = [],
+    /** The module references of the resource (ResourceExtension.references), by field. */
+    readonly references: Readonly<Record<string, ReferenceTarget>> = {},
+  ) {}
 
   async run<K extends HookName>(name: K, ctx: ContextOf<K>): Promise<void> {
     for (const hooks of this.list) {
@@ -142,5 +153,19 @@ export function hookChains(docs: readonly ResourceDocument[], extensions: readon
   const unknown = extensions.filter((e) => !names.has(e.resource)).map((e) => `"${e.resource}"`);
   if (unknown.length)
     throw new Error(`resource extension${unknown.length > 1 ? 's name' : ' names'} ${unknown.join(', ')}, which is no resource document; known: ${[...names].sort().join(', ')}`);
-  return new Map(docs.map((d) => [d.name, new ResourceHookChain(extensions.filter((e) => e.resource === d.name).map((e) => e.hooks))]));
+  const problems: string[] = [];
+  for (const e of extensions) {
+    const doc = docs.find((d) => d.name === e.resource)!;
+    for (const field of Object.keys(e.references ?? {})) {
+      if (doc.record.properties[field]?.type !== 'integer') problems.push(`${e.resource}.${field} (a module reference) is not an integer property`);
+      if (doc.references?.[field]) problems.push(`${e.resource}.${field} is declared a reference by its document and by a module`);
+    }
+  }
+  if (problems.length) throw new Error(problems.join('; '));
+  return new Map(
+    docs.map((d) => {
+      const mine = extensions.filter((e) => e.resource === d.name);
+      return [d.name, new ResourceHookChain(mine.map((e) => e.hooks), Object.assign({}, ...mine.map((e) => e.references ?? {})))];
+    }),
+  );
 }

@@ -9,6 +9,7 @@ import type { Lang } from '../i18n/lang.ts';
 import { t } from '../i18n/catalog.ts';
 import { isSelfOwned, writeJsonSchema, type ResourceDocument } from '../../runtime/schema/resource.ts';
 import { diffRecords } from './diff.ts';
+import { documentTarget, refuseUnreferable, type RecordOwner, type ReferenceCheck, type ReferenceTarget } from './references.ts';
 import { ResourceHookChain } from './extensions.ts';
 import { can } from '../../runtime/access/can.ts';
 import { hasTransitions, TRANSITIONS_FIELD, transitionsFrom, withOwnedFields } from '../../runtime/schema/transitions.ts';
@@ -91,8 +92,7 @@ export class ResourceStore {
     return db.transaction(async (tx) => {
       const owner = await this.owner(tx, user, body);
       const base = { tx, req, user, lang: req.lang, doc: this.doc };
-      await this.hooks.run('beforeCreate', { ...base, data, farmId: owner.farmId });
-      await this.checkReferences(tx, data, owner, req.lang);
+      await this.referencesAround(tx, data, owner, req.lang, () => this.hooks.run('beforeCreate', { ...base, data, farmId: owner.farmId }));
       const id = await insertRecord(tx, this.doc, owner, data, user.id);
       const names = auditNames(this.doc);
       await audit(tx, req, {
@@ -125,8 +125,7 @@ export class ResourceStore {
       settleFixedFields(this.doc, data);
       if (partial) assertCrossFieldRules(this.doc, data, req.lang);
       const ctx = { tx, req, user, lang: req.lang, doc: this.doc, id, data, current: current.data, farmId: farmIdOf(current.farm_id) };
-      await this.hooks.run('beforeUpdate', ctx);
-      await this.checkReferences(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, req.lang);
+      await this.referencesAround(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, req.lang, () => this.hooks.run('beforeUpdate', ctx));
       if (!(await updateRecord(tx, this.doc, id, version, data, user.id, current.data))) throw stale();
       const names = auditNames(this.doc);
       await audit(tx, req, {
@@ -223,8 +222,7 @@ export class ResourceStore {
       // Then the create's writes, row by row in file order (a hook sees the rows before).
       const createOne = async (data: Record<string, unknown>): Promise<number> => {
         const base = { tx, req, user, lang, doc: this.doc };
-        await this.hooks.run('beforeCreate', { ...base, data, farmId: owner.farmId });
-        await this.checkReferences(tx, data, owner, lang);
+        await this.referencesAround(tx, data, owner, lang, () => this.hooks.run('beforeCreate', { ...base, data, farmId: owner.farmId }));
         const id = await insertRecord(tx, this.doc, owner, data, user.id);
         await this.hooks.run('afterCreate', { ...base, data, id, farmId: isSelfOwned(this.doc) ? id : owner.farmId });
         return id;
@@ -251,8 +249,7 @@ export class ResourceStore {
         settleFixedFields(this.doc, data);
         assertCrossFieldRules(this.doc, data, lang);
         const ctx = { tx, req, user, lang, doc: this.doc, id, data, current: current.data, farmId: farmIdOf(current.farm_id) };
-        await this.hooks.run('beforeUpdate', ctx);
-        await this.checkReferences(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, lang);
+        await this.referencesAround(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, lang, () => this.hooks.run('beforeUpdate', ctx));
         if (!(await updateRecord(tx, this.doc, id, current.version, data, user.id, current.data))) throw stale();
         await this.hooks.run('afterUpdate', ctx);
         return id;
@@ -525,31 +522,37 @@ export class ResourceStore {
   }
 
   /**
-   * Every reference must name a record that exists where the new record lives: a
-   * platform record anywhere, a farm's record in the same farm, a group's in the same
-   * group. FOR SHARE holds the target until commit, so a concurrent delete of it waits
-   * and then sees the new reference (see checkNotReferenced).
+   * Runs a before-hook between two reference checks: first what the caller sent, so that
+   * no hook reads (and no refusal of a hook tells anything about) another tenant's record;
+   * then what a hook changed.
    */
-  private async checkReferences(tx: Queryable, data: Record<string, unknown>, owner: { farmId: number | null; blocId: number | null }, lang: Lang) {
-    const problems: FieldError[] = [];
-    let firstTarget = '';
-    for (const [field, ref] of Object.entries(this.doc.references ?? {})) {
+  private async referencesAround(tx: Queryable, data: Record<string, unknown>, owner: RecordOwner, lang: Lang, hook: () => Promise<void>) {
+    const sent = await this.checkReferences(tx, data, owner, lang);
+    await hook();
+    await this.checkReferences(tx, data, owner, lang, sent);
+  }
+
+  /**
+   * Every reference (the document's and the modules' declared ones) must name a record
+   * that the new record's owner may name (references.ts: a platform record, or one of the
+   * same farm or group); another tenant's record answers as a missing one. Fields whose
+   * value `checked` already holds are skipped. Answers the values it checked.
+   */
+  private async checkReferences(tx: Queryable, data: Record<string, unknown>, owner: RecordOwner, lang: Lang, checked = new Map<string, unknown>()) {
+    const targets: [string, ReferenceTarget][] = [
+      ...Object.entries(this.doc.references ?? {}).map(([field, ref]) => [field, documentTarget(this.docs.get(ref.resource)!)] as [string, ReferenceTarget]),
+      ...Object.entries(this.hooks.references),
+    ];
+    const checks: ReferenceCheck[] = [];
+    const values = new Map<string, unknown>();
+    for (const [field, target] of targets) {
       const value = data[field];
-      if (value === undefined || value === null) continue;
-      const target = this.docs.get(ref.resource)!;
-      const p = new Params();
-      const cond =
-        target.scope === 'platform' ? 'TRUE' : target.scope === 'farm' ? `t.farm_id = ${p.add(owner.farmId)}` : `t.bloc_id = ${p.add(owner.blocId)}`;
-      const { rows } = await tx.query(
-        `SELECT t.id FROM resource_records t WHERE t.resource = ${ident(target.name)} AND t.id = ${p.add(value)} AND ${cond} FOR SHARE`,
-        p.values,
-      );
-      if (!rows[0]) {
-        firstTarget ||= target.title[lang];
-        problems.push({ field, message: t(lang, msg['resource.referenceMissing'], { target: target.title[lang] }) });
-      }
+      values.set(field, value);
+      if (value === undefined || value === null || (checked.has(field) && checked.get(field) === value)) continue;
+      checks.push({ field, target, ids: [Number(value)] });
     }
-    if (problems.length) throw business(msg['resource.referenceMissing'], { target: firstTarget }, problems);
+    await refuseUnreferable(tx, owner, checks, lang);
+    return values;
   }
 
   private async checkNotReferenced(tx: Queryable, ids: number[], lang: Lang) {

@@ -256,7 +256,7 @@ describe.each(engines())('purchase orders on $name', (engine) => {
     expect(await balance(store.id, urea.id)).toBe(before + 4);
   });
 
-  it('hand-over to another farm of the group: a stock-out here and a stock-in there, both or neither', async () => {
+  it('a hand-over into another farm’s store is a request that farm accepts: nothing moves before; then a stock-out here and a stock-in there, both or neither', async () => {
     const farm2Org = (await demoOrg(t.db, 'farm2')).orgId;
     const options = ok(await call(t, farm, 'GET', `${M}/options/groupStores`)) as unknown as Body[];
     expect(options.length).toBeGreaterThan(0);
@@ -264,37 +264,67 @@ describe.each(engines())('purchase orders on $name', (engine) => {
     const toStore = options[0].value as number;
     const theirUrea = (await t.db.query<{ id: number }>(`SELECT id FROM resource_records WHERE resource = 'farmMaterials' AND farm_id = $1 AND data->>'goodsCode' = 'FL-002'`, [farm2Org])).rows[0].id;
     ok(await call(t, farm, 'POST', `${M}/movements/stockIn`, { storeId: store.id, movedOn: '2026-05-01', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 10, unitPrice: 100.1 }] }));
+    const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM material_movements')).rows[0].n;
     const hereBefore = await balance(store.id, urea.id);
     const thereBefore = await balance(toStore, theirUrea);
-    const r = ok(await call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: toStore, movedOn: '2026-05-02', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 4 }] }));
+    const n = await count();
+    const asked = ok(await call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: toStore, movedOn: '2026-05-02', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 4 }] }));
+    expect(asked).toMatchObject({ status: 'requested', storeId: store.id, toStoreId: toStore, stockOut: null, stockIn: null, version: 1 });
+    // Nothing moved: the other farm has not accepted.
+    expect([await count(), await balance(store.id, urea.id), await balance(toStore, theirUrea)]).toEqual([n, hereBefore, thereBefore]);
+    expect((ok(await call(t, farm2, 'GET', `${M}/handOvers/page?side=toMe&status=requested`)).rows as Body[]).map((r) => r.id)).toContain(asked.id);
+    expect((ok(await call(t, farm, 'GET', `${M}/handOvers/page?side=mine`)).rows as Body[]).map((r) => r.id)).toContain(asked.id);
+    expect((ok(await call(t, farm, 'GET', `${M}/handOvers/page?side=toMe`)).rows as Body[]).map((r) => r.id)).not.toContain(asked.id);
+    // A farm outside the group neither sees nor settles it (as a request that does not exist).
+    const outsideOrg = (await t.db.query<{ id: number }>(`INSERT INTO organisations(name, type, city) VALUES ('移交外部农场', 0, '长春市') RETURNING id`)).rows[0].id;
+    const outsider = (await makeUser(t, { orgId: outsideOrg, menus: ['farmMaterialsStore'], elements: ['farmMaterialsStore:add'] })).token;
+    expect((await move(outsider, `${M}/handOvers`, asked.id, 'accept')).status).toBe(40401);
+    expect((ok(await call(t, outsider, 'GET', `${M}/handOvers/page?side=toMe`)).rows as Body[]).length).toBe(0);
+    // The giving farm does not accept for the other one, and the receiving farm does not cancel.
+    expect((await move(farm, `${M}/handOvers`, asked.id, 'accept')).status).toBe(40301);
+    expect((await move(farm2, `${M}/handOvers`, asked.id, 'cancel')).status).toBe(40301);
+    const accepted = ok(await move(farm2, `${M}/handOvers`, asked.id, 'accept', { version: 1 }));
+    expect(accepted).toMatchObject({ status: 'accepted', version: 2 });
     expect(await balance(store.id, urea.id)).toBe(hereBefore - 4);
     expect(await balance(toStore, theirUrea)).toBe(thereBefore + 4);
-    // The goods keep their batch and their cost: 4 × 100.1.
+    const ids = (await t.db.query<{ out_movement_id: number; in_movement_id: number }>('SELECT out_movement_id, in_movement_id FROM material_handovers h JOIN material_handover_requests r ON r.handover_id = h.id WHERE r.id = $1', [asked.id])).rows[0];
+    const r = { outId: ids.out_movement_id, inId: ids.in_movement_id };
+    // The goods keep their batch and their cost: 4 × 100.1; one movement on each farm's ledger.
     const inLine = (await t.db.query<{ batch: string; amount: string }>('SELECT batch, amount::text AS amount FROM material_movement_lines WHERE movement_id = $1', [r.inId])).rows[0];
     expect(inLine).toEqual({ batch: 'HO-1', amount: '400.40' });
     expect(ok(await call(t, farm2, 'GET', `${M}/movements/${r.inId}`))).toMatchObject({ direction: 'in', purpose: '接收自 禾丰生态农场' });
+    expect(ok(await call(t, farm, 'GET', `${M}/movements/${r.outId}`))).toMatchObject({ direction: 'out' });
+    expect(await logCount('materialHandovers.accept')).toBeGreaterThan(0);
+    // Settled once only.
+    expect((await move(farm2, `${M}/handOvers`, asked.id, 'accept')).status).toBe(40001);
     // Neither half is reversed alone.
     expect((await call(t, farm, 'POST', `${M}/movements/${r.outId}/reverse`, {})).data.errors).toEqual([{ field: 'id', message: '这张单据是农场间移交的一半，不能单独冲销' }]);
     expect((await call(t, farm2, 'POST', `${M}/movements/${r.inId}/reverse`, {})).status).toBe(40001);
-    // Neither: a material the other farm does not have, after a line that it has.
+    // Neither: a material the other farm does not have, after a line that it has; refused at acceptance, the request still waits.
     const own = ok(await call(t, farm, 'POST', `${M}/list`, { goodsCode: 'HO-ONLY-HERE', name: '本场自配营养液', category: 'fertilizer', unit: '桶' }));
     ok(await call(t, farm, 'POST', `${M}/movements/stockIn`, { storeId: store.id, movedOn: '2026-05-01', lines: [{ materialId: own.id, quantity: 3, unitPrice: 50 }] }));
-    const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM material_movements')).rows[0].n;
-    const n = await count();
-    const refused = await call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: toStore, movedOn: '2026-05-02', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 1 }, { materialId: own.id, quantity: 1 }] });
+    const m = await count();
+    const lacking = ok(await call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: toStore, movedOn: '2026-05-02', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 1 }, { materialId: own.id, quantity: 1 }] }));
+    const refused = await move(farm2, `${M}/handOvers`, lacking.id, 'accept');
     expect(refused.status).toBe(40001);
     expect(refused.data.errors).toEqual([{ field: 'lines.1.materialId', message: '接收农场没有商品编码为「HO-ONLY-HERE」的农资，请先在对方的农资列表中建立' }]);
-    expect(await count()).toBe(n);
+    expect(await count()).toBe(m);
     expect(await balance(store.id, urea.id)).toBe(hereBefore - 4);
-    // Over-drawn: nothing either; to one's own store or a store outside the group: refused.
-    expect((await call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: toStore, movedOn: '2026-05-02', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 7 }] })).data.errors[0].field).toBe('lines.0.quantity');
+    expect(ok(await move(farm2, `${M}/handOvers`, lacking.id, 'decline', { reason: '我场没有这种农资' }))).toMatchObject({ status: 'declined', reason: '我场没有这种农资' });
+    // Over-drawn by the time it is accepted: nothing either; the giving farm cancels it.
+    const over = ok(await call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: toStore, movedOn: '2026-05-02', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 7 }] }));
+    expect((await move(farm2, `${M}/handOvers`, over.id, 'accept')).data.errors[0].field).toBe('lines.0.quantity');
+    expect(ok(await move(farm, `${M}/handOvers`, over.id, 'cancel'))).toMatchObject({ status: 'cancelled' });
+    // To one's own store or a store outside the group: refused at the request.
+    const requests = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM material_handover_requests')).rows[0].n;
+    const k = await requests();
     expect((await call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: store.id, movedOn: '2026-05-02', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 1 }] })).data.errors).toEqual([{ field: 'toStoreId', message: '移交要到本集团的另一个农场' }]);
     const nursery = (await t.db.query<{ id: number }>(`SELECT s.id FROM resource_records s JOIN organisations o ON o.id = s.farm_id WHERE s.resource = 'farmStores' AND o.type = 4 LIMIT 1`)).rows[0].id;
     expect((await call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: nursery, movedOn: '2026-05-02', lines: [{ materialId: urea.id, batch: 'HO-1', quantity: 1 }] })).data.errors[0].field).toBe('toStoreId');
-    expect(await count()).toBe(n);
+    expect([await requests(), await count()]).toEqual([k, m]);
   });
 
-  it('hand-overs in opposite directions between two farms at the same moment all go through (one lock per pair of farms)', async () => {
+  it('acceptances of hand-overs in opposite directions between two farms at the same moment all go through (one lock per pair of farms)', async () => {
     const farm2Org = (await demoOrg(t.db, 'farm2')).orgId;
     const toStore = ((ok(await call(t, farm, 'GET', `${M}/options/groupStores`)) as unknown as Body[])[0]).value as number;
     const theirStores = ok(await call(t, farm2, 'GET', `${M}/stores/page?pageSize=5&sort=id`)).rows as Body[];
@@ -304,9 +334,14 @@ describe.each(engines())('purchase orders on $name', (engine) => {
     ok(await call(t, farm2, 'POST', `${M}/movements/stockIn`, { storeId: toStore, movedOn: '2026-05-03', lines: [{ materialId: theirUrea, batch: 'HO-2', quantity: 10, unitPrice: 100 }] }));
     const here = await balance(store.id, urea.id);
     const there = await balance(toStore, theirUrea);
-    const there2here = (n: number) => call(t, farm2, 'POST', `${M}/movements/handOver`, { storeId: toStore, toStoreId: store.id, movedOn: '2026-05-04', lines: [{ materialId: theirUrea, batch: 'HO-2', quantity: n }] });
-    const here2there = (n: number) => call(t, farm, 'POST', `${M}/movements/handOver`, { storeId: store.id, toStoreId: toStore, movedOn: '2026-05-04', lines: [{ materialId: urea.id, batch: 'HO-2', quantity: n }] });
-    const replies = await Promise.all([1, 2, 3, 4, 5].flatMap((n) => [here2there(n % 2 ? 1 : 2), there2here(n % 2 ? 2 : 1)]));
+    const ask = async (from: string, storeId: unknown, toStoreId: unknown, materialId: unknown, n: number) =>
+      ok(await call(t, from, 'POST', `${M}/movements/handOver`, { storeId, toStoreId, movedOn: '2026-05-04', lines: [{ materialId, batch: 'HO-2', quantity: n }] })).id;
+    const pairs: [string, unknown][] = [];
+    for (const n of [1, 2, 3, 4, 5]) {
+      pairs.push([farm2, await ask(farm, store.id, toStore, urea.id, n % 2 ? 1 : 2)]);
+      pairs.push([farm, await ask(farm2, toStore, store.id, theirUrea, n % 2 ? 2 : 1)]);
+    }
+    const replies = await Promise.all(pairs.map(([receiver, id]) => move(receiver, `${M}/handOvers`, id, 'accept')));
     for (const r of replies) expect(r.status, r.raw.body).toBe(200);
     // 1+2+1+2+1 = 7 went there, 2+1+2+1+2 = 8 came here.
     expect(await balance(store.id, urea.id)).toBe(here - 7 + 8);

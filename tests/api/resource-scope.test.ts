@@ -3,6 +3,7 @@ import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { loadSessionUser } from '../../server/auth/session-user.ts';
 import { accessKeys, authorityKeys, readKeys, type ResourceDocument } from '../../runtime/schema/resource.ts';
+import { countOf, farmReferences, recordOfFarm } from './reference-fixtures.ts';
 import { allCodes, call, declaredRefusals, recordOf, writeOrSkip, type Refused, demoOrg, docs, makeUser, outsideFarm, someRow, variant, type Body, type Reply } from './resource-fixtures.ts';
 
 const MISSING = 2147483000;
@@ -202,14 +203,30 @@ describe.each(engines())('resource authority and scope on $name', (engine) => {
         expect((await call(t, w3, 'GET', `${base}/${named.data.id}`)).status).toBe(200);
       });
 
-      for (const [field, ref] of Object.entries(doc.references ?? {})) {
-        const target = docs.find((d) => d.name === ref.resource)!;
-        if (target.scope !== 'farm') continue;
+      // Every reference the engine checks: the document's own and those a business module
+      // declares on it (a quality record's harvest batch). Another farm's record answers
+      // exactly as a missing one, for the farm itself and for a provider or an administrator
+      // writing for it (who may write for farm 1 too).
+      for (const [field, target] of farmReferences(doc)) {
         it(`refuses a reference (${field}) to another farm's ${target.name}`, async () => {
-          const theirs = await someRow(t, w1, target);
+          const theirs = await recordOfFarm(t.db, target, farm1.orgId);
           const seed = await someRow(t, w2, doc);
-          const r = await call(t, w2, 'POST', base, { ...variant(doc, seed, '跨农场引用'), [field]: theirs.id });
-          expect([r.status, r.data.errors.map((e: { field: string }) => e.field)]).toEqual([40001, [field]]);
+          const body = variant(doc, seed, '跨农场引用');
+          const before = await countOf(t.db, doc);
+          for (const [token, extra] of [[w2, {}], [provider, { farmId: farm2.orgId }], [admin, { farmId: farm2.orgId }]] as const) {
+            const foreign = await call(t, token, 'POST', base, { ...body, ...extra, [field]: theirs });
+            const missing = await call(t, token, 'POST', base, { ...body, ...extra, [field]: MISSING });
+            expect([foreign.status, foreign.data.errors.map((e: { field: string }) => e.field)]).toEqual([40001, [field]]);
+            expect(same(foreign)).toEqual(same(missing));
+          }
+          const mine = await call(t, w2, 'POST', base, body);
+          if (mine.status === 200) {
+            const changed = await call(t, w2, 'PUT', `${base}/${mine.data.id}`, { ...recordOf(doc, mine.data), version: 1, [field]: theirs });
+            expect([changed.status, changed.data.errors.map((e: { field: string }) => e.field)]).toEqual([40001, [field]]);
+            expect((await call(t, w2, 'GET', `${base}/${mine.data.id}`)).data.version).toBe(1);
+            await call(t, w2, 'DELETE', `${base}/${mine.data.id}`);
+          }
+          expect(await countOf(t.db, doc)).toBe(before);
         });
       }
     } else {
