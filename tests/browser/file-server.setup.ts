@@ -3,7 +3,7 @@
  * names one, or the file declared readsOnly() and takes the project's shared server.
  */
 import { afterAll, beforeAll, inject } from 'vitest';
-import { startFileServer, pointAtServer, wantsSharedServer } from './file-server.ts';
+import { forgetFileServer, pointAtServer, startFileServer, wantsSharedServer } from './file-server.ts';
 
 let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
@@ -14,4 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stop?.();
+  stop = undefined;
+  // Workers may run several files (isolate: false): nothing of this file stays for the next.
+  forgetFileServer();
 });

@@ -33,6 +33,11 @@ export const wantsSharedServer = (): boolean => readOnly;
 export function pointAtServer(server: FileServer): void {
   current = server;
 }
+/** Forgets this file's server and declaration: the next file in the same worker decides anew. */
+export function forgetFileServer(): void {
+  current = undefined;
+  readOnly = false;
+}
 
 /**
  * Serves the built console (`distDir`, built once by global-setup.ts) with the real API
