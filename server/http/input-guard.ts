@@ -11,10 +11,14 @@
  *   validate because an earlier one failed, throws the validation's own 40001 refusal.
  *   A handler that read `req.body.menu` before its check answered 500 on a body of `null`;
  *   now it answers the refusal, whatever the handler's order.
+ * - A part a route declares no schema for (a page's path, a query nobody described) is
+ *   still held to the first rule: a control character anywhere in it is refused (40001 on
+ *   its path) before the handler runs.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { withInputRules } from '../../runtime/schema/input-rules.ts';
-import { refuseValidation } from '../resources/validation.ts';
+import { hasControlCharacter, withInputRules } from '../../runtime/schema/input-rules.ts';
+import { messageFor } from '../../runtime/schema/messages.ts';
+import { invalidInput, refuseValidation } from '../resources/validation.ts';
 
 /** The parts Fastify validates, in its order (params, body, querystring, headers); headers are left readable. */
 const PARTS = ['params', 'body', 'query'] as const;
@@ -32,7 +36,33 @@ export function registerInputGuards(app: FastifyInstance): void {
       route.schema = schema;
     }
     if (route.attachValidation) route.handler = guardUnvalidated(route.handler);
+    const undeclared = (['params', 'body', 'querystring'] as const).filter((part) => !route.schema?.[part]).map((part) => (part === 'querystring' ? 'query' : part));
+    if (undeclared.length) {
+      const own = route.preValidation ? (Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]) : [];
+      route.preValidation = [refuseControlCharacters(undeclared), ...own];
+    }
   });
+}
+
+/** The dot path of the first text (or key) holding a control character, '' for the value itself; null when none. */
+export function controlCharacterAt(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return hasControlCharacter(value) ? path.join('.') : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    if (hasControlCharacter(key)) return [...path, key].join('.');
+    const found = controlCharacterAt(inner, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function refuseControlCharacters(parts: Part[]) {
+  return async function refuseControlCharacters(req: FastifyRequest) {
+    for (const part of parts) {
+      const at = controlCharacterAt(req[part]);
+      if (at !== null) throw invalidInput([{ field: at || part, message: messageFor({ rule: 'plainText' }, req.lang) }], req.lang);
+    }
+  };
 }
 
 function guardUnvalidated(handler: Handler): Handler {
