@@ -11,7 +11,7 @@
  *   validate because an earlier one failed, throws the validation's own 40001 refusal.
  *   A handler that read `req.body.menu` before its check answered 500 on a body of `null`;
  *   now it answers the refusal, whatever the handler's order.
- * - A part a route declares no schema for (a page's path, a query nobody described) is
+ * - A part an API route declares no schema for (a query or body nobody described) is
  *   still held to the first rule: a control character anywhere in it is refused (40001 on
  *   its path) before the handler runs.
  */
@@ -37,7 +37,9 @@ export function registerInputGuards(app: FastifyInstance): void {
     }
     if (route.attachValidation) route.handler = guardUnvalidated(route.handler);
     const undeclared = (['params', 'body', 'querystring'] as const).filter((part) => !route.schema?.[part]).map((part) => (part === 'querystring' ? 'query' : part));
-    if (undeclared.length) {
+    // The API's JSON; the pages outside /api (the public trace page and its review form)
+    // answer HTML and strip control characters from their form themselves (trace-page.ts).
+    if (undeclared.length && route.url.startsWith('/api/')) {
       const own = route.preValidation ? (Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]) : [];
       route.preValidation = [refuseControlCharacters(undeclared), ...own];
     }
