@@ -16,6 +16,7 @@ import { answerReview, cancelSale, createEntry, createHarvest, createSale, delet
 import { accountReport, accountSummary, batchOptions, entryPage, groupOptions, harvestById, harvestPage, reviewPage, saleWithLines, salePage, traceCodePage } from './reads.ts';
 import { EXPENSE_CATEGORIES, GRADES, INCOME_CATEGORIES } from './numbers.ts';
 import './messages.ts';
+import { csvDocument } from '../../runtime/format/csv.ts';
 
 const tags = ['harvest'];
 export const HARVEST_MENUS = ['farmHarvestIndex'];
@@ -288,10 +289,10 @@ function registerAccounts(app: TypedApp) {
       const head = { zh: ['期间', '收入', '支出', '利润'], en: ['Period', 'Income', 'Expense', 'Profit'], es: ['Periodo', 'Ingresos', 'Gastos', 'Beneficio'] }[req.lang];
       const none = { zh: '未分摊', en: 'Not allocated', es: 'Sin asignar' }[req.lang];
       const all = { zh: '合计', en: 'Total', es: 'Total' }[req.lang];
-      const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
       const lines = [head, ...months.map((m) => [String(m.month), m.income, m.expense, m.profit]), [], head, ...crops.map((c) => [c.crop ?? none, c.income, c.expense, c.profit]), [], [all, total.income, total.expense, total.profit]];
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="farm-accounts.csv"');
-      return `\uFEFF${lines.map((l) => l.map((v) => cell(String(v))).join(',')).join('\r\n')}\r\n`;
+      // Crop names are the farm's own text: csvDocument neutralises a formula-like one (runtime/format/csv.ts).
+      return csvDocument(lines);
     },
   );
   app.post('/farmAccounting/entries', { ...validated, schema: { tags, summary: 'Post an income or expense entry by hand', description: 'Needs farmAccountingIndex:add or marketingFarmAccounting:add. The category must be of the direction.', body: entryBody, response: okObject() } }, async (req) => {
