@@ -109,13 +109,13 @@ export function registerImportRoute(app: FastifyInstance, doc: ResourceDocument,
       if (body.update && !doc.importKey) throw invalidInput([{ field: 'update', message: t(req.lang, msg['import.noKey']) }], req.lang);
       // Rows that update records are updates: the update's element code too.
       if (body.update) requireCan(req, doc, 'update');
-      const content = body.content.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(content) || content.length % 4 === 1) throw contentRefusal('import.notBase64', {});
-      const bytes = Buffer.from(content, 'base64');
-      if (bytes.length > IMPORT_MAX_BYTES) throw contentRefusal('import.tooLarge', { limit: IMPORT_MAX_BYTES / 1024 / 1024 });
-      // A slot before the file is read: past the server's limit of imports at once, 42901.
+      // A slot before the file is looked at: past the server's limit of imports at once, 42901.
       const slot = slots.acquire();
       try {
+        const content = body.content.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
+        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(content) || content.length % 4 === 1) throw contentRefusal('import.notBase64', {});
+        const bytes = Buffer.from(content, 'base64');
+        if (bytes.length > IMPORT_MAX_BYTES) throw contentRefusal('import.tooLarge', { limit: IMPORT_MAX_BYTES / 1024 / 1024 });
         let sheet: ReturnType<typeof sheetRows>;
         try {
           sheet = sheetRows(doc, await slot.read(bytes));
