@@ -394,9 +394,11 @@ export class ResourceStore {
     /** Every ready row through writeChunk, a slice per transaction; `keep` commits the slices. */
     const pass = async (keep: boolean, stopAtRefusal: boolean): Promise<{ stoppedAt: number | null }> => {
       let at = 0;
+      let lastSliceMs = IMPORT_SLICE_MS;
       while (at < ready.length) {
-        if (at > 0) await letOthersIn(db);
+        if (at > 0) await letOthersIn(db, lastSliceMs);
         const from = at;
+        const sliceStarted = performance.now();
         try {
           await db.transaction(async (tx) => {
             const started = performance.now();
@@ -423,6 +425,7 @@ export class ResourceStore {
           }
           if (!(e instanceof ImportRollback)) throw e;
         }
+        lastSliceMs = performance.now() - sliceStarted;
       }
       return { stoppedAt: null };
     };
@@ -733,7 +736,7 @@ const IMPORT_CHUNK = 100;
 /** On PGlite: the time one transaction of an import may hold the database before letting others in. */
 const IMPORT_SLICE_MS = 25;
 /** On PGlite: the longest the import waits between two slices while others keep the database busy. */
-const IMPORT_GAP_MAX_MS = 100;
+const IMPORT_GAP_MAX_MS = 200;
 /** On PGlite: rows under one savepoint inside a slice (a slice ends between chunks). */
 const IMPORT_SLICE_CHUNK = 10;
 
@@ -742,18 +745,24 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
 
 /**
  * Between two slices of an import on PGlite: queries queue on the one session in order, so
- * a ping returns once those queued before it ran. A request of several queries needs several
- * turns, so the import pings again while pings come back slowly (others were queued), up
- * to IMPORT_GAP_MAX_MS; when nobody waits, one fast ping and the next slice starts.
+ * a ping returns once those queued before it ran. When the first ping meets no queue nobody
+ * waits, and the next slice starts. When others were waiting (a slow ping), they get at
+ * least as long as the slice took: a page request is several queries with JavaScript in
+ * between, and a ping that finds the queue empty for a moment does not mean they are done.
+ * Never longer than IMPORT_GAP_MAX_MS.
  */
-async function letOthersIn(db: Queryable): Promise<void> {
-  const until = performance.now() + IMPORT_GAP_MAX_MS;
+async function letOthersIn(db: Queryable, sliceMs: number): Promise<void> {
+  const started = performance.now();
+  let othersWaited = false;
   for (;;) {
     await yieldToOthers();
-    const started = performance.now();
+    const ping = performance.now();
     await db.query('SELECT 1');
     const now = performance.now();
-    if (now - started < 2 || now > until) return;
+    const queued = now - ping >= 2;
+    othersWaited ||= queued;
+    if (!othersWaited || now - started >= Math.min(IMPORT_GAP_MAX_MS, Math.max(sliceMs, IMPORT_SLICE_MS))) return;
+    if (!queued) await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
 

@@ -129,6 +129,34 @@ describe.each(engines())('import limits on $name', (engine) => {
     expect(free.status).toBe(40001);
   });
 
+  it('`all` with a goods code repeated far apart: PostgreSQL refuses the file whole; PGlite stops there and says what it kept', async () => {
+    const n = 1500;
+    // The last row repeats the first one's code: the catalogue's hook refuses it once the first is written.
+    const rows = Array.from({ length: n }, (_, i) => `FAR-${i === n - 1 ? 0 : i},尿素,肥料,袋`);
+    const text = ['商品编码,农资名称,品类,单位', ...rows].join('\r\n');
+    const r = await call(t, farm, 'POST', `${LIST}/import`, { mode: 'all', fileName: 'far.csv', content: b64(text) });
+    expect(r.status, r.raw.body.slice(0, 300)).toBe(40001);
+    expect(r.data.errors[0].field).toMatch(/^rows\.1501\b/);
+    const stored = async () =>
+      (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resource_records WHERE resource = 'farmMaterials' AND data->>'goodsCode' LIKE 'FAR-%'`)).rows[0].n;
+    const logged = async () =>
+      (await t.db.query<{ n: number; ids: number }>(`SELECT count(*)::int AS n, max(jsonb_array_length(changes->'ids'))::int AS ids FROM operation_log WHERE changes->>'fileName' = 'far.csv'`)).rows[0];
+    if (engine.name === 'postgres') {
+      expect(r.message).toBe('有 1 行不合格，未导入任何记录：第 1501 行');
+      expect(await stored()).toBe(0);
+      expect((await logged()).n).toBe(0);
+      return;
+    }
+    // PGlite: the preview pass judged each slice alone, so the repeat showed only while writing.
+    const m = /^写入时第 1501 行被拒绝，导入已停止：此前的 (\d+) 条记录已导入，其余未导入$/.exec(r.message);
+    expect(m, r.message).not.toBeNull();
+    const kept = Number(m![1]);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(n - 1);
+    expect(await stored()).toBe(kept);
+    expect(await logged()).toEqual({ n: 1, ids: kept });
+  }, 300_000);
+
   it('a 5,000-row import runs while 10 other clients read; a second import meanwhile waits (42901)', async () => {
     const rows = Array.from({ length: 5000 }, (_, i) => `限额供应商-${i},启用,肥料,4`);
     const text = ['供应商名称,状态,供应品类,评价（1-5 星）', ...rows].join('\r\n');
