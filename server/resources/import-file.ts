@@ -51,7 +51,8 @@ export async function readRows(bytes: Buffer): Promise<Cell[][]> {
       checked = await boundedXlsx(bytes);
     } catch (e) {
       if (e instanceof XlsxRefusal) throw new ImportFileError(XLSX_REASON[e.limit], e.params);
-      throw e;
+      // A zip whose offsets point outside it, say: a damaged file, not a server error.
+      throw new ImportFileError('unreadable');
     }
     try {
       return (await readSheet(checked)) as Cell[][];

@@ -7,7 +7,9 @@
  * runs out of its memory, ends that worker (the next read starts a fresh one).
  */
 import { Worker } from 'node:worker_threads';
-import { ApiError, Status } from '../http/envelope.ts';
+import { ApiError, business, Status } from '../http/envelope.ts';
+import { t } from '../i18n/catalog.ts';
+import type { Lang } from '../i18n/lang.ts';
 import { ImportFileError, type Cell } from './import-file.ts';
 import type { ReaderReply } from './import-worker.ts';
 import { msg } from './messages.ts';
@@ -65,7 +67,10 @@ class ReaderWorker {
       const copy = new Uint8Array(bytes);
       worker.postMessage({ id, bytes: copy }, [copy.buffer]);
     });
-    if (reply === 'timeout') throw new ApiError(Status.BUSINESS, msg['import.readTimeout'], { seconds: Math.round(timeoutMs / 1000) });
+    if (reply === 'timeout') {
+      const params = { seconds: Math.round(timeoutMs / 1000) };
+      throw business(msg['import.readTimeout'], params, (l: Lang) => [{ field: 'content', message: t(l, msg['import.readTimeout'], params) }]);
+    }
     // A worker past its heap limit exits: the file was not a spreadsheet this reads.
     if (reply instanceof Error) throw new ImportFileError('unreadable');
     if ('refusal' in reply) throw new ImportFileError(reply.refusal.reason, reply.refusal.params);
