@@ -42,6 +42,10 @@ export interface ServerConfig {
   readingsRetentionDays: number;
   /** A weather forecast provider's URL (docs/devices.md, "Weather"); none: the screen says none is configured. */
   forecastUrl?: string;
+  /** Imports running at once (docs/import.md, "Limits"); one more is answered 42901. */
+  importConcurrency: number;
+  /** Time for reading one import's file in its worker. */
+  importReadTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -68,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     deviceOfflineAfterS: Number(env.DEVICE_OFFLINE_AFTER_S ?? 180),
     readingsRetentionDays: Number(env.READINGS_RETENTION_DAYS ?? 400),
     forecastUrl: env.FORECAST_URL || undefined,
+    importConcurrency: Math.max(1, Number(env.IMPORT_CONCURRENCY ?? 2) || 2),
+    importReadTimeoutMs: Number(env.IMPORT_READ_TIMEOUT_MS ?? 30_000),
   };
 }
 
