@@ -1,0 +1,110 @@
+/**
+ * The public trace page tells the truth about its batch (issue 25, docs/harvest-sales-trace.md,
+ * "What the page says about tests and safety intervals"): the tests it shows are the batch's
+ * own, or its planting group's sampled after the last input applied and before the harvest,
+ * each group saying whose they are; never another batch's. Every pesticide applied while the
+ * crop grew is listed against the harvest day with its safety interval, in zh, en and es, and
+ * a batch harvested inside an interval says so plainly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines } from '../support/engines.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { call, type Body } from './resource-fixtures.ts';
+
+describe.each(engines())('the trace page’s truth on $name', (engine) => {
+  let t: TestApp;
+  let farm: string;
+
+  const ok = async (token: string, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
+    const r = await call(t, token, method, url, body);
+    expect(r.status, r.raw.body).toBe(200);
+    return r.data;
+  };
+  const page = async (code: string, lang = 'zh') => (await t.app.inject({ method: 'GET', url: `/t/${code}`, headers: { 'accept-language': lang } })).body;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    farm = `Bearer ${await t.login('farm')}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the seeded batch harvested inside 代森锰锌’s interval says so, and shows no other batch’s test', async () => {
+    const { rows } = await t.db.query<{ id: string; batch_no: string; code: string; harvested_on: string; group_id: string }>(
+      `SELECT h.id, h.batch_no, c.code, h.harvested_on::text, h.group_id FROM harvests h JOIN trace_codes c ON c.harvest_id = h.id
+        WHERE h.farm_id = (SELECT id FROM organisations WHERE name = '禾丰生态农场') ORDER BY h.id`,
+    );
+    const flagged = [];
+    for (const r of rows) {
+      const b = await ok(farm, 'GET', `/api/farmHarvest/harvests/${r.id}`);
+      if (b.safety === 'inInterval') flagged.push({ ...r, flags: b.safetyFlags });
+    }
+    expect(flagged.length, JSON.stringify(rows)).toBe(1);
+    const [b] = flagged;
+    const dithane = b.flags.find((f: Body) => String(f.material).startsWith('代森锰锌'));
+    expect(dithane, JSON.stringify(b.flags)).toBeDefined();
+    expect(b.harvested_on < dithane.safeFrom).toBe(true);
+    const zh = await page(b.code);
+    expect(zh).toContain(b.batch_no);
+    expect(zh).toContain('注意：本批次是在农药安全间隔期内采收的');
+    expect(zh).toContain(`${dithane.appliedOn} 施用 代森锰锌 80% 可湿性粉剂，安全间隔期 15 天，应在 ${dithane.safeFrom} 及以后采收；本批次 ${b.harvested_on} 采收`);
+    // Every test of another batch (the seed tests each group's first batch) stays off this page.
+    const others = await t.db.query<{ tested_on: string; title: string }>(
+      `SELECT data->>'testedOn' AS tested_on, data->>'title' AS title FROM resource_records WHERE resource = 'qualityRecords' AND (data->>'harvestId')::bigint <> $1 AND (data->>'groupId')::bigint = $2`,
+      [b.id, b.group_id],
+    );
+    expect(others.rows.length).toBeGreaterThan(0);
+    for (const o of others.rows) expect(zh, o.tested_on).not.toContain(`${o.tested_on} 农残检测`);
+    expect(zh).toContain('本批次还没有检测记录。');
+    const en = await page(b.code, 'en');
+    expect(en).toContain('Warning: this batch was harvested inside a pesticide’s safety interval');
+    expect(en).toContain(`days too early`);
+    const es = await page(b.code, 'es');
+    expect(es).toContain('Atención: este lote se cosechó dentro del plazo de seguridad');
+  });
+
+  it('shows the batch’s own tests and its group’s after the last input, says whose, and lists every pesticide against the harvest', async () => {
+    const group = (await ok(farm, 'GET', '/api/farmPlantGroup/groups/page?pageSize=1&sort=id')).rows[0];
+    const stores = await ok(farm, 'GET', '/api/farmMaterials/stores/page?pageSize=1&sort=id');
+    const store = stores.rows[0].id;
+    const pesticide = await ok(farm, 'POST', '/api/farmMaterials/list', { goodsCode: 'TT-P1', name: '测试杀菌剂甲', category: 'pesticide', unit: '瓶', safetyIntervalDays: 10 });
+    const unknown = await ok(farm, 'POST', '/api/farmMaterials/list', { goodsCode: 'TT-P2', name: '未登记间隔农药乙', category: 'pesticide', unit: '瓶' });
+    await ok(farm, 'POST', '/api/farmMaterials/movements/stockIn', { storeId: store, movedOn: '2033-05-01', lines: [{ materialId: pesticide.id, quantity: 5, unitPrice: 20 }, { materialId: unknown.id, quantity: 5, unitPrice: 20 }] });
+    await ok(farm, 'POST', '/api/farmMaterials/movements/stockOut', { storeId: store, movedOn: '2033-06-01', groupId: group.id, lines: [{ materialId: pesticide.id, quantity: 1 }] });
+    await ok(farm, 'POST', '/api/farmMaterials/movements/stockOut', { storeId: store, movedOn: '2033-06-14', groupId: group.id, lines: [{ materialId: unknown.id, quantity: 1 }] });
+    const earlier = await ok(farm, 'POST', '/api/farmHarvest/harvests', { groupId: group.id, harvestedOn: '2033-06-12', quantity: 10, unit: '公斤', grade: 'first' });
+    const b = await ok(farm, 'POST', '/api/farmHarvest/harvests', { groupId: group.id, harvestedOn: '2033-06-20', quantity: 30, unit: '公斤', grade: 'first' });
+    expect(b.safety).toBe('ok');
+    const record = (title: string, testedOn: string, extra: Body) =>
+      ok(farm, 'POST', '/api/qualityandSafety/records', { kind: 'residueTest', title, testedOn, agency: '县检测站', conclusion: 'pass', ...extra });
+    await record('本批自检', '2033-06-21', { harvestId: b.id, groupId: group.id });
+    await record('组抽检-最后投入后', '2033-06-17', { groupId: group.id });
+    await record('组抽检-投入前', '2033-06-13', { groupId: group.id });
+    await record('组抽检-采收后', '2033-06-25', { groupId: group.id });
+    await record('前一批的检测', '2033-06-12', { harvestId: earlier.id, groupId: group.id });
+    const code = (await ok(farm, 'POST', '/api/trackInfoManage/codes', { harvestId: b.id })).code;
+    const zh = await page(code);
+    expect(zh).toContain('<h3>本批次的检测</h3><ul><li>2033-06-21 农残检测：本批自检');
+    expect(zh).toContain('同一种植组的检测（在最后一次施用投入品 2033-06-14 之后、本批次采收之前抽样，不是专门针对本批次）</h3><ul><li>2033-06-17 农残检测：组抽检-最后投入后');
+    for (const hidden of ['组抽检-投入前', '组抽检-采收后', '前一批的检测', earlier.batchNo]) expect(zh, hidden).not.toContain(hidden);
+    expect(zh).toContain('✓</span> 2033-06-01 施用 测试杀菌剂甲，安全间隔期 10 天，2033-06-11 起可以采收；本批次 2033-06-20 采收，已过安全间隔期。');
+    expect(zh).toContain('2033-06-14 施用 未登记间隔农药乙，农场没有登记它的安全间隔期，无法核对。');
+    expect(zh).not.toContain('注意：本批次是在农药安全间隔期内采收的');
+    // Not every pesticide's interval is known, so the page does not claim they all passed.
+    expect(zh).not.toContain('生长期内施用的每一种农药');
+    const en = await page(code, 'en');
+    expect(en).toContain('Tests of the planting group this batch comes from (sampled after the last input was applied on 2033-06-14');
+    expect(en).toContain('测试杀菌剂甲 applied on 2033-06-01; its safety interval is 10 days, safe to harvest from 2033-06-11; this batch was harvested on 2033-06-20, after the interval.');
+    const es = await page(code, 'es');
+    expect(es).toContain('Análisis de este lote');
+    expect(es).toContain('la granja no registró su plazo de seguridad');
+    // The earlier batch, harvested before the second application, sees only the first in its window.
+    const earlierCode = (await ok(farm, 'POST', '/api/trackInfoManage/codes', { harvestId: earlier.id })).code;
+    const earlierPage = await page(earlierCode);
+    expect(earlierPage).toContain('<h3>本批次的检测</h3><ul><li>2033-06-12 农残检测：前一批的检测');
+    expect(earlierPage).not.toContain('本批自检');
+    expect(earlierPage).not.toContain('未登记间隔农药乙');
+    expect(earlierPage).not.toContain('组抽检');
+  });
+});
