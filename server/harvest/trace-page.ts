@@ -104,6 +104,11 @@ const L = {
     en: 'No test of this batch has been recorded yet.',
     es: 'Todavía no hay ningún análisis registrado de este lote.',
   },
+  noPublicUrl: {
+    zh: '还不能生成二维码：服务器没有配置公开网址（PUBLIC_BASE_URL，例如 https://trace.example.com）。请联系管理员配置后再打印标签。',
+    en: 'The QR code cannot be made yet: the server has no public address configured (PUBLIC_BASE_URL, e.g. https://trace.example.com). Ask the administrator to set it before printing labels.',
+    es: 'Todavía no se puede generar el código QR: el servidor no tiene configurada una dirección pública (PUBLIC_BASE_URL, p. ej. https://trace.example.com). Pida al administrador que la configure antes de imprimir etiquetas.',
+  },
   scans: { zh: '本码已被查询 {n} 次', en: 'This code was looked up {n} times', es: 'Este código se consultó {n} veces' },
 } satisfies Record<string, Texts>;
 
@@ -119,6 +124,11 @@ const KIND: Record<string, Texts> = {
   certification: { zh: '认证', en: 'Certification', es: 'Certificación' },
   processCheck: { zh: '生产过程检查', en: 'Process check', es: 'Control del proceso' },
 };
+
+/** The consumer's address of a trace code under the configured public base. */
+export function traceUrl(base: string, code: string): string {
+  return `${base}/t/${encodeURIComponent(code)}`;
+}
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -336,8 +346,13 @@ export const tracePages: FastifyPluginAsync = async (plain) => {
   app.get<{ Params: { code: string } }>('/t/:code/qr.svg', async (req, reply) => {
     const code = String(req.params.code).toUpperCase();
     if (!CODE.test(code) || !(await app.db.query('SELECT 1 FROM trace_codes WHERE code = $1', [code])).rows[0]) return sendHtml(reply, 404, notFoundPage(req.lang));
-    const url = `${req.protocol}://${req.host}/t/${code}`;
-    const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    // The address comes from configuration only: a label printed from a console opened at a
+    // LAN address, or a request with a forged Host, must still lead consumers to the real site.
+    const base = app.config.publicBaseUrl;
+    if (!base) return sendHtml(reply, 503, page(req.lang, L.title[req.lang], `<h1>${L.title[req.lang]}</h1><section><p>${L.noPublicUrl[req.lang]}</p></section>`));
+    const svg = await QRCode.toString(traceUrl(base, code), { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    // Nothing of the request is in the image (only the code and the configuration), so a shared
+    // cache holds the same bytes for everyone and cannot be poisoned through a header.
     return reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
   });
 

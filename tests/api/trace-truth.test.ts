@@ -6,7 +6,9 @@
  * crop grew is listed against the harvest day with its safety interval, in zh, en and es, and
  * a batch harvested inside an interval says so plainly.
  */
+import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicBaseUrlOf } from '../../server/config.ts';
 import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, type Body } from './resource-fixtures.ts';
@@ -106,5 +108,29 @@ describe.each(engines())('the trace page’s truth on $name', (engine) => {
     expect(earlierPage).not.toContain('本批自检');
     expect(earlierPage).not.toContain('未登记间隔农药乙');
     expect(earlierPage).not.toContain('组抽检');
+  });
+
+  it('the QR image encodes the configured public address, whatever Host or X-Forwarded-* say; unset, it is refused', async () => {
+    const code = (await t.db.query<{ code: string }>('SELECT code FROM trace_codes ORDER BY harvest_id LIMIT 1')).rows[0].code;
+    const expected = await QRCode.toString(`https://trace.farm.test/t/${code}`, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    for (const headers of [{}, { host: 'evil.example' }, { host: '192.168.1.20:8080' }, { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' }]) {
+      const qr = await t.app.inject({ method: 'GET', url: `/t/${code}/qr.svg`, headers });
+      expect(qr.statusCode).toBe(200);
+      expect(qr.body, JSON.stringify(headers)).toBe(expected);
+      expect(qr.headers['cache-control']).toBe('public, max-age=86400');
+    }
+    expect(publicBaseUrlOf('https://trace.example.com/farm/')).toBe('https://trace.example.com/farm');
+    expect(publicBaseUrlOf('')).toBeUndefined();
+    for (const bad of ['trace.example.com', 'javascript:alert(1)', 'https://trace.example.com/?x=1', 'https://user:pw@trace.example.com']) expect(() => publicBaseUrlOf(bad), bad).toThrow(/PUBLIC_BASE_URL/);
+    const bare = await createTestApp(engine, { publicBaseUrl: undefined });
+    try {
+      const refused = await bare.app.inject({ method: 'GET', url: `/t/${code}/qr.svg`, headers: { host: 'evil.example', 'accept-language': 'en' } });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(refused.body).toContain('The QR code cannot be made yet: the server has no public address configured (PUBLIC_BASE_URL');
+      expect(refused.body).not.toContain('evil.example');
+    } finally {
+      await bare.close();
+    }
   });
 });
