@@ -67,6 +67,7 @@ export interface HarvestQuery extends Paging {
 interface HarvestRow {
   id: string; farm_id: number; farm_name: string; batch_no: string; group_id: string; group_name: string | null; crop: string | null; plot: string | null;
   harvested_on: string; quantity: string; unit: string; grade: string; sold: string; left_qty: string; note: string | null; trace_code: string | null; created_at: string;
+  safety_override_reason: string | null; recalled_on: string | null; recall_reason: string | null;
 }
 
 export async function harvestPage(db: Queryable, user: SessionUser, q: HarvestQuery) {
@@ -84,7 +85,8 @@ export async function harvestPage(db: Queryable, user: SessionUser, q: HarvestQu
     `SELECT h.id, h.farm_id, (SELECT name FROM organisations WHERE id = h.farm_id) AS farm_name, h.batch_no, h.group_id, g.data->>'name' AS group_name,
             ${CROP_OF_GROUP} AS crop, ${PLOT_OF_GROUP} AS plot, h.harvested_on::text, trim_scale(h.quantity)::text AS quantity, h.unit, h.grade,
             trim_scale(h.sold)::text AS sold, trim_scale(h.quantity - h.sold)::text AS left_qty, h.note,
-            (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at
+            (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at,
+            h.safety_override_reason, h.recalled_at::date::text AS recalled_on, h.recall_reason
        FROM ${from} ORDER BY h.harvested_on DESC, h.id DESC LIMIT ${q.pageSize} OFFSET ${offset(q)}`,
     p.values,
   );
@@ -113,6 +115,10 @@ function harvestView(r: HarvestRow, flags: SafetyFlag[]) {
     safety: flags.length ? 'inInterval' : 'ok',
     safetyFlags: flags,
     safetyNote: flags.map((f) => `${f.material} ${f.appliedOn}（${f.movementNumber}）→ ${f.safeFrom}`).join('；'),
+    safetyOverrideReason: r.safety_override_reason,
+    recalled: r.recalled_on !== null,
+    recalledOn: r.recalled_on,
+    recallReason: r.recall_reason,
   };
 }
 
@@ -122,7 +128,8 @@ export async function harvestById(db: Queryable, user: SessionUser, id: number) 
     `SELECT h.id, h.farm_id, (SELECT name FROM organisations WHERE id = h.farm_id) AS farm_name, h.batch_no, h.group_id, g.data->>'name' AS group_name,
             ${CROP_OF_GROUP} AS crop, ${PLOT_OF_GROUP} AS plot, h.harvested_on::text, trim_scale(h.quantity)::text AS quantity, h.unit, h.grade,
             trim_scale(h.sold)::text AS sold, trim_scale(h.quantity - h.sold)::text AS left_qty, h.note,
-            (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at
+            (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at,
+            h.safety_override_reason, h.recalled_at::date::text AS recalled_on, h.recall_reason
        FROM harvests h LEFT JOIN resource_records g ON g.resource = 'plantGroups' AND g.id = h.group_id
       WHERE h.id = ${p.add(id)} AND ${farmScope(user, p, 'h.farm_id', 'read')}`,
     p.values,

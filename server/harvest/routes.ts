@@ -51,6 +51,7 @@ const harvestBody = {
     unit: text(16),
     grade: { type: 'string', enum: [...GRADES] },
     note: { type: 'string', maxLength: 500, pattern: '^[^<>]*$' },
+    safetyOverrideReason: { type: 'string', minLength: 4, maxLength: 200, pattern: '^[^<>]*$' },
   },
 } as const;
 
@@ -136,7 +137,8 @@ function registerHarvests(app: TypedApp) {
       schema: {
         tags,
         summary: 'Record a harvest of a planting group: a batch with a generated number; the reply carries the safety-interval flags',
-        description: 'Needs farmHarvestIndex:add. The group must be of the caller’s scope.',
+        description:
+          'Needs farmHarvestIndex:add. The group must be of the caller’s scope. A harvest inside a pesticide’s safety interval is refused (40001 on harvestedOn, naming the input and the first safe day) unless safetyOverrideReason is given by a holder of farmHarvestIndex:safetyOverride (40301 otherwise); the override is kept on the batch and in the operation log.',
         body: harvestBody,
         response: okObject(),
       },

@@ -19,7 +19,7 @@ import type { Queryable } from '../db/database.ts';
 import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
-import { notFound, type FieldError } from '../http/envelope.ts';
+import { forbidden, notFound, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { invalidInput } from '../resources/validation.ts';
@@ -27,6 +27,7 @@ import { compareDecimal, decimalPlaces, numberText, subtractDecimal } from '../m
 import { farmScope } from '../materials/ledger.ts';
 import { batchNumber, EXPENSE_CATEGORIES, INCOME_CATEGORIES, salesOrderNumber } from './numbers.ts';
 import './messages.ts';
+import { applicationsBefore, insideIntervals } from './safety.ts';
 
 export interface HarvestInput {
   groupId: number;
@@ -35,7 +36,11 @@ export interface HarvestInput {
   unit: string;
   grade: string;
   note?: string;
+  /** Harvesting inside a safety interval anyway: why (needs farmHarvestIndex:safetyOverride). */
+  safetyOverrideReason?: string;
 }
+
+export const SAFETY_OVERRIDE_ELEMENT = 'farmHarvestIndex:safetyOverride';
 
 export interface SaleLineInput {
   harvestId: number;
@@ -84,14 +89,35 @@ export async function createHarvest(tx: Queryable, req: FastifyRequest, user: Se
   const group = await groupInScope(tx, user, input.groupId);
   if (!group) errors.unshift({ field: 'groupId', message: t(lang, 'harvest.groupMissing') });
   if (errors.length || !group) return refuse(errors, lang);
+  // Safety intervals are checked before anything is written: inside one, the harvest is refused
+  // naming the input and the first safe day, unless an override holder says why.
+  const applied = (await applicationsBefore(tx, [{ key: 0, groupId: group.id, farmId: group.farmId, harvestedOn: input.harvestedOn }])).get(0) ?? [];
+  const inside = insideIntervals(applied);
+  const reason = input.safetyOverrideReason?.trim() || null;
+  if (inside.length && !reason) {
+    return refuse(
+      inside.map((a) => ({ field: 'harvestedOn', message: t(lang, 'harvest.insideInterval', { material: a.material, appliedOn: a.appliedOn, days: a.intervalDays ?? 0, safeFrom: a.safeFrom ?? '', number: a.movementNumber }) })),
+      lang,
+    );
+  }
+  if (reason && !inside.length) refuse([{ field: 'safetyOverrideReason', message: t(lang, 'harvest.overrideNotNeeded') }], lang);
+  if (inside.length && !user.elements.has(SAFETY_OVERRIDE_ELEMENT)) throw forbidden();
   const id = Number((await tx.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('harvests', 'id')) AS id`)).rows[0].id);
   const batchNo = batchNumber(input.harvestedOn, id);
   await tx.query(
-    `INSERT INTO harvests(id, farm_id, batch_no, group_id, harvested_on, quantity, unit, grade, note, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10)`,
-    [id, group.farmId, batchNo, group.id, input.harvestedOn, numberText(input.quantity), input.unit, input.grade, input.note ?? null, user.id],
+    `INSERT INTO harvests(id, farm_id, batch_no, group_id, harvested_on, quantity, unit, grade, note, created_by, safety_override_reason, safety_override_by)
+     VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10, $11, $12)`,
+    [id, group.farmId, batchNo, group.id, input.harvestedOn, numberText(input.quantity), input.unit, input.grade, input.note ?? null, user.id, inside.length ? reason : null, inside.length ? user.id : null],
   );
   await audit(tx, req, { action: 'harvests.create', resource: 'harvests', recordId: id, changes: { batchNo, farmId: group.farmId, groupId: group.id, harvestedOn: input.harvestedOn, quantity: numberText(input.quantity), unit: input.unit, grade: input.grade } });
+  if (inside.length) {
+    await audit(tx, req, {
+      action: 'harvests.safetyOverride',
+      resource: 'harvests',
+      recordId: id,
+      changes: { batchNo, reason, intervals: inside.map((a) => ({ movement: a.movementNumber, material: a.material, appliedOn: a.appliedOn, safeFrom: a.safeFrom })) },
+    });
+  }
   return id;
 }
 

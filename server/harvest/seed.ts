@@ -9,6 +9,7 @@
  */
 import type { Queryable } from '../db/database.ts';
 import { batchNumber } from './numbers.ts';
+import { safetyFlags } from './reads.ts';
 import { newTraceCode } from './sales.ts';
 
 type Org = { id: number; name: string; bloc_id: number | null; user_id: number | null };
@@ -205,6 +206,13 @@ async function seedFarm(db: Queryable, org: Org, n: number): Promise<void> {
       batches.push({ id, quantity, crop: g.crop, harvestedOn });
       if (i === 0) await insertRecord(db, 'qualityRecords', org, { kind: 'residueTest', title: `${g.crop ?? ''}农残速测`, harvestId: id, groupId: g.id, testedOn: harvestedOn, agency: '市农产品质量安全检测站', item: '有机磷、氨基甲酸酯类', result: '抑制率低于 50%，未检出', conclusion: 'pass' });
     }
+  }
+
+  // A batch picked inside a pesticide's safety interval was recorded, as the harvest form now
+  // demands, with the override's reason and who gave it (its trace page says so plainly).
+  const flagged = await safetyFlags(db, batches.map((b) => b.id));
+  for (const id of flagged.keys()) {
+    await db.query('UPDATE harvests SET safety_override_reason = $2, safety_override_by = $3 WHERE id = $1', [id, '寒潮预报 3 天后降温至 -5 ℃，农场负责人决定提前抢收', by]);
   }
 
   // Sales: most of each first batch and part of the second, to the farm's regular buyers.

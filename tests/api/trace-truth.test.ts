@@ -40,10 +40,12 @@ describe.each(engines())('the trace page’s truth on $name', (engine) => {
     const flagged = [];
     for (const r of rows) {
       const b = await ok(farm, 'GET', `/api/farmHarvest/harvests/${r.id}`);
-      if (b.safety === 'inInterval') flagged.push({ ...r, flags: b.safetyFlags });
+      if (b.safety === 'inInterval') flagged.push({ ...r, flags: b.safetyFlags, overrideReason: b.safetyOverrideReason });
     }
     expect(flagged.length, JSON.stringify(rows)).toBe(1);
     const [b] = flagged;
+    // Recorded as the harvest form now demands: with the override's reason.
+    expect(b.overrideReason).toContain('提前抢收');
     const dithane = b.flags.find((f: Body) => String(f.material).startsWith('代森锰锌'));
     expect(dithane, JSON.stringify(b.flags)).toBeDefined();
     expect(b.harvested_on < dithane.safeFrom).toBe(true);
@@ -132,5 +134,47 @@ describe.each(engines())('the trace page’s truth on $name', (engine) => {
     } finally {
       await bare.close();
     }
+  });
+
+  it('a harvest inside a safety interval is refused naming the input and the safe day, unless an override holder says why (audited)', async () => {
+    const group = (await ok(farm, 'GET', '/api/farmPlantGroup/groups/page?pageSize=1&sort=id')).rows[0];
+    const store = (await ok(farm, 'GET', '/api/farmMaterials/stores/page?pageSize=1&sort=id')).rows[0].id;
+    const pesticide = await ok(farm, 'POST', '/api/farmMaterials/list', { goodsCode: 'TT-P3', name: '测试杀虫剂丙', category: 'pesticide', unit: '瓶', safetyIntervalDays: 7 });
+    await ok(farm, 'POST', '/api/farmMaterials/movements/stockIn', { storeId: store, movedOn: '2034-07-01', lines: [{ materialId: pesticide.id, quantity: 2, unitPrice: 20 }] });
+    const out = await ok(farm, 'POST', '/api/farmMaterials/movements/stockOut', { storeId: store, movedOn: '2034-07-10', groupId: group.id, lines: [{ materialId: pesticide.id, quantity: 1 }] });
+    const body = { groupId: group.id, harvestedOn: '2034-07-15', quantity: 12, unit: '公斤', grade: 'first' };
+    const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM harvests')).rows[0].n;
+    const before = await count();
+    const sentences = {
+      zh: `测试杀虫剂丙 于 2034-07-10 施用（${out.number}），安全间隔期 7 天，这个种植组 2034-07-17 起才能采收`,
+      en: `测试杀虫剂丙 was applied on 2034-07-10 (${out.number}); its safety interval is 7 days, so this planting group can be harvested from 2034-07-17`,
+      es: `测试杀虫剂丙 se aplicó el 2034-07-10 (${out.number}); su plazo de seguridad es de 7 días, así que este grupo se puede cosechar a partir del 2034-07-17`,
+    };
+    for (const [lang, sentence] of Object.entries(sentences)) {
+      const refused = await call(t, farm, 'POST', '/api/farmHarvest/harvests', body, lang);
+      expect(refused.status, refused.raw.body).toBe(40001);
+      expect(refused.data.errors).toEqual([{ field: 'harvestedOn', message: sentence }]);
+    }
+    expect(await count()).toBe(before);
+    // On the first safe day it goes through without a word.
+    expect((await ok(farm, 'POST', '/api/farmHarvest/harvests', { ...body, harvestedOn: '2034-07-17' })).safety).toBe('ok');
+    // A reason where no interval is broken is refused: an override is never recorded for nothing.
+    const needless = await call(t, farm, 'POST', '/api/farmHarvest/harvests', { ...body, harvestedOn: '2034-07-18', safetyOverrideReason: '无需放行' });
+    expect(needless.status).toBe(40001);
+    expect(needless.data.errors[0].field).toBe('safetyOverrideReason');
+    // Without the element code the override is forbidden, nothing written.
+    const roles = await t.db.query<{ id: number }>(`SELECT ur.role_id AS id FROM user_roles ur JOIN users u ON u.id = ur.user_id WHERE u.username = 'farm'`);
+    const ids = roles.rows.map((r) => r.id);
+    await t.db.query(`UPDATE roles SET elements = array_remove(elements, 'farmHarvestIndex:safetyOverride') WHERE id = ANY($1::int[])`, [ids]);
+    const withoutCode = await call(t, farm, 'POST', '/api/farmHarvest/harvests', { ...body, safetyOverrideReason: '寒潮前抢收' });
+    await t.db.query(`UPDATE roles SET elements = array_append(elements, 'farmHarvestIndex:safetyOverride') WHERE id = ANY($1::int[])`, [ids]);
+    expect(withoutCode.status).toBe(40301);
+    expect(await count()).toBe(before + 1);
+    // With it: recorded, flagged, the reason kept on the batch and in the operation log.
+    const overridden = await ok(farm, 'POST', '/api/farmHarvest/harvests', { ...body, safetyOverrideReason: '寒潮前抢收' });
+    expect(overridden).toMatchObject({ safety: 'inInterval', safetyOverrideReason: '寒潮前抢收' });
+    const log = await t.db.query<{ changes: Body }>(`SELECT changes FROM operation_log WHERE action = 'harvests.safetyOverride' AND record_id = $1`, [String(overridden.id)]);
+    expect(log.rows.length).toBe(1);
+    expect(log.rows[0].changes).toMatchObject({ batchNo: overridden.batchNo, reason: '寒潮前抢收', intervals: [{ movement: out.number, material: '测试杀虫剂丙', appliedOn: '2034-07-10', safeFrom: '2034-07-17' }] });
   });
 });
