@@ -26,6 +26,17 @@ export const msg = defineMessages({
     en: 'This harvest is inside no safety interval; no override reason is needed',
     es: 'Esta cosecha no está dentro de ningún plazo de seguridad; no hace falta un motivo',
   },
+  'harvest.recalledNotSold': {
+    zh: '批次 {batch} 已召回，不能再销售',
+    en: 'Batch {batch} has been recalled and cannot be sold',
+    es: 'El lote {batch} ha sido retirado y no se puede vender',
+  },
+  'harvest.alreadyRecalled': { zh: '批次 {batch} 已经召回', en: 'Batch {batch} has already been recalled', es: 'El lote {batch} ya fue retirado' },
+  'harvest.recallReason': {
+    zh: '请写明召回原因（4–200 字）',
+    en: 'Please give the reason for the recall (4–200 characters)',
+    es: 'Indique el motivo de la retirada (4–200 caracteres)',
+  },
   'harvest.notConfirmed': { zh: '只有已确认的销售单可以作废', en: 'Only a confirmed order can be cancelled', es: 'Solo se puede anular un pedido confirmado' },
   'harvest.batchInUse': {
     zh: '批次 {batch} 已有销售或追溯码，不能删除',

@@ -143,13 +143,14 @@ interface LockedBatch {
   sold: string;
   unit: string;
   crop: string | null;
+  recalled: boolean;
 }
 
 /** Locks the batches in id order (the stable order that keeps concurrent orders from deadlocking). */
 async function lockBatches(tx: Queryable, user: SessionUser, ids: number[]): Promise<Map<number, LockedBatch>> {
   const p = new Params();
   const { rows } = await tx.query<LockedBatch>(
-    `SELECT h.id, h.farm_id, h.batch_no, h.quantity::text, h.sold::text, h.unit,
+    `SELECT h.id, h.farm_id, h.batch_no, h.quantity::text, h.sold::text, h.unit, h.recalled_at IS NOT NULL AS recalled,
             (SELECT c.data->>'name' FROM resource_records g JOIN resource_records c ON c.resource = 'crops' AND c.id = (g.data->>'cropId')::bigint
               WHERE g.resource = 'plantGroups' AND g.id = h.group_id) AS crop
        FROM harvests h WHERE h.id = ANY(${p.add([...new Set(ids)].sort((a, b) => a - b))}::bigint[]) AND ${farmScope(user, p, 'h.farm_id')}
@@ -173,6 +174,7 @@ export async function createSale(tx: Queryable, req: FastifyRequest, user: Sessi
     const b = batches.get(line.harvestId);
     if (!b) errors.push({ field: `lines.${i}.harvestId`, message: t(lang, 'harvest.batchMissing') });
     else if (b.farm_id !== farmId) errors.push({ field: `lines.${i}.harvestId`, message: t(lang, 'harvest.otherFarmBatch') });
+    else if (b.recalled) errors.push({ field: `lines.${i}.harvestId`, message: t(lang, 'harvest.recalledNotSold', { batch: b.batch_no }) });
   });
   const productIds = input.lines.flatMap((l) => (l.productId === undefined ? [] : [l.productId]));
   if (productIds.length && farmId !== null) {
@@ -326,4 +328,24 @@ export async function answerReview(tx: Queryable, req: FastifyRequest, user: Ses
 
 function trim(decimal: string): string {
   return decimal.includes('.') ? decimal.replace(/\.?0+$/, '') : decimal;
+}
+
+/**
+ * Recalls a batch of the caller's scope with a reason (issue 25): the batch is marked (its
+ * public page says so, its sales are refused from now on) and the customers it went to are
+ * returned for contact. A batch is recalled once; the row is locked so two recalls cannot
+ * both pass the check.
+ */
+export async function recallHarvest(tx: Queryable, req: FastifyRequest, user: SessionUser, id: number, reason: string): Promise<void> {
+  const p = new Params();
+  const { rows } = await tx.query<{ batch_no: string; recalled: boolean }>(
+    `SELECT h.batch_no, h.recalled_at IS NOT NULL AS recalled FROM harvests h WHERE h.id = ${p.add(id)} AND ${farmScope(user, p, 'h.farm_id')} FOR UPDATE`,
+    p.values,
+  );
+  if (!rows[0]) throw notFound();
+  const text = reason.trim();
+  if (rows[0].recalled) refuse([{ field: 'id', message: t(req.lang, 'harvest.alreadyRecalled', { batch: rows[0].batch_no }) }], req.lang);
+  if (text.length < 4) refuse([{ field: 'reason', message: t(req.lang, 'harvest.recallReason') }], req.lang);
+  await tx.query('UPDATE harvests SET recalled_at = now(), recall_reason = $2, recalled_by = $3 WHERE id = $1', [id, text, user.id]);
+  await audit(tx, req, { action: 'harvests.recall', resource: 'harvests', recordId: id, changes: { batchNo: rows[0].batch_no, reason: text } });
 }

@@ -242,6 +242,13 @@ async function seedFarm(db: Queryable, org: Org, n: number): Promise<void> {
     );
   }
 
+  // The first farm recalled its early batch once a re-test found the fungicide above its limit:
+  // its trace page says so, its sales are refused, its lot report lists the buyers to call.
+  const recalled = n === 0 ? [...flagged.keys()].find((id) => batches.findIndex((b) => b.id === id) % 3 === 1) : undefined;
+  if (recalled !== undefined) {
+    await db.query(`UPDATE harvests SET recalled_at = now() - interval '1 day', recall_reason = $2, recalled_by = $3 WHERE id = $1`, [recalled, '复检发现代森锰锌残留超过国家标准限量，主动召回已售产品', by]);
+  }
+
   // The season's other costs and a subsidy, by hand.
   const year = (batches[0]?.harvestedOn ?? new Date().toISOString()).slice(0, 4);
   const mainCrop = crops[0] ?? null;

@@ -104,6 +104,11 @@ const L = {
     en: 'No test of this batch has been recorded yet.',
     es: 'Todavía no hay ningún análisis registrado de este lote.',
   },
+  recalled: {
+    zh: '本批次已召回（{on}）：{reason}。如果您购买了本批次产品，请停止食用，并联系购买处或农场退换。',
+    en: 'This batch was recalled on {on}: {reason}. If you bought it, do not eat it; return it where you bought it or contact the farm.',
+    es: 'Este lote fue retirado el {on}: {reason}. Si lo compró, no lo consuma; devuélvalo donde lo compró o contacte con la granja.',
+  },
   noPublicUrl: {
     zh: '还不能生成二维码：服务器没有配置公开网址（PUBLIC_BASE_URL，例如 https://trace.example.com）。请联系管理员配置后再打印标签。',
     en: 'The QR code cannot be made yet: the server has no public address configured (PUBLIC_BASE_URL, e.g. https://trace.example.com). Ask the administrator to set it before printing labels.',
@@ -164,6 +169,8 @@ interface Batch {
   planted_on: string | null;
   crop: string | null;
   plot: string | null;
+  recalled_on: string | null;
+  recall_reason: string | null;
 }
 
 async function batchOf(db: Queryable, code: string, count: boolean): Promise<Batch | null> {
@@ -171,7 +178,7 @@ async function batchOf(db: Queryable, code: string, count: boolean): Promise<Bat
   const { rows } = await db.query<Batch>(
     `${count ? `WITH hit AS (UPDATE trace_codes SET scans = scans + 1, last_scanned_at = now() WHERE code = $1 RETURNING code, scans)` : `WITH hit AS (SELECT code, scans FROM trace_codes WHERE code = $1)`}
      SELECT c.code, hit.scans, h.id AS harvest_id, h.farm_id, o.name AS farm_name, o.city, h.batch_no, h.harvested_on::text, h.grade, h.group_id,
-            g.data->>'plantedOn' AS planted_on,
+            h.recalled_at::date::text AS recalled_on, h.recall_reason, g.data->>'plantedOn' AS planted_on,
             (SELECT cr.data->>'name' FROM resource_records cr WHERE cr.resource = 'crops' AND cr.id = (g.data->>'cropId')::bigint) AS crop,
             (SELECT f.data->>'name' FROM resource_records f WHERE f.resource = 'farmFields' AND f.id = (g.data->>'fieldId')::bigint) AS plot
        FROM hit JOIN trace_codes c ON c.code = hit.code JOIN harvests h ON h.id = c.harvest_id JOIN organisations o ON o.id = h.farm_id
@@ -225,6 +232,7 @@ export async function tracePublicView(db: Queryable, code: string, count = true)
     crop: b.crop,
     plot: b.plot,
     plantedOn: b.planted_on,
+    recall: b.recalled_on ? { on: b.recalled_on, reason: b.recall_reason ?? '' } : null,
     work: work.rows.map((r) => ({ on: r.done_on, title: r.title })),
     inputs: applied.map((a) => ({ on: a.appliedOn, name: a.material, category: a.category, quantity: a.quantity, unit: a.unit, intervalDays: a.intervalDays, safeFrom: a.safeFrom, status: a.status })),
     lastInputOn: lastInput,
@@ -243,7 +251,7 @@ main{max-width:640px;margin:0 auto;padding:16px}h1{font-size:20px;margin:4px 0 1
 section{background:#fff;border-radius:10px;padding:12px 14px;margin-bottom:12px;box-shadow:0 1px 2px rgba(0,0,0,.06)}
 dl{display:grid;grid-template-columns:auto 1fr;gap:4px 12px;margin:0}dt{color:#5b6b5b}dd{margin:0}ul{margin:0;padding-left:18px}li{margin:3px 0}
 .muted{color:#6b776b;font-size:13px}.ok{color:#237804}.bad{color:#a8071a}.note{padding:8px 10px;border-radius:6px;background:#f6ffed;border:1px solid #b7eb8f}
-.warn{background:#fff1f0;border-color:#ffa39e}label{display:block;margin:8px 0 4px}textarea,input[type=text]{width:100%;box-sizing:border-box;padding:8px;border:1px solid #c9d3c9;border-radius:6px;font:inherit}
+.warn{background:#fff1f0;border-color:#ffa39e}.recall{font-size:17px;border-width:2px;border-color:#cf1322}label{display:block;margin:8px 0 4px}textarea,input[type=text]{width:100%;box-sizing:border-box;padding:8px;border:1px solid #c9d3c9;border-radius:6px;font:inherit}
 button{margin-top:10px;padding:9px 20px;border:0;border-radius:6px;background:#2f6b2f;color:#fff;font:inherit}fieldset{border:0;padding:0;margin:0}`;
 
 function page(lang: Lang, title: string, body: string): string {
@@ -260,6 +268,7 @@ export function renderTracePage(v: View, lang: Lang, notice?: { kind: 'ok' | 'er
   const fill = (s: string, n: number) => s.replace('{n}', String(n));
   const stars = [5, 4, 3, 2, 1].map((n) => `<label><input type="radio" name="rating" value="${n}"${n === 5 ? ' checked' : ''}> ${'★'.repeat(n)}</label>`).join('');
   const body = `<h1>${e(v.crop ?? L.title[lang])} · ${e(v.farm.name)}</h1>
+${v.recall ? `<p class="note warn recall" role="alert"><strong>${fillAll(L.recalled[lang], { on: v.recall.on, reason: v.recall.reason })}</strong></p>` : ''}
 ${v.inputs.some((i) => i.status === 'inside') ? `<p class="note warn" role="alert"><strong>${L.safetyInsideBanner[lang]}</strong></p>` : ''}
 ${notice ? `<p class="note${notice.kind === 'error' ? ' warn' : ''}" role="status">${e(notice.text)}</p>` : ''}
 <section><dl>
