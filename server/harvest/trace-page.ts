@@ -109,6 +109,11 @@ const L = {
     en: 'This batch was recalled on {on}: {reason}. If you bought it, do not eat it; return it where you bought it or contact the farm.',
     es: 'Este lote fue retirado el {on}: {reason}. Si lo compró, no lo consuma; devuélvalo donde lo compró o contacte con la granja.',
   },
+  tooManyViews: {
+    zh: '访问太频繁，请一分钟后再试。',
+    en: 'Too many requests from your network; please try again in a minute.',
+    es: 'Demasiadas solicitudes desde su red; inténtelo de nuevo dentro de un minuto.',
+  },
   noPublicUrl: {
     zh: '还不能生成二维码：服务器没有配置公开网址（PUBLIC_BASE_URL，例如 https://trace.example.com）。请联系管理员配置后再打印标签。',
     en: 'The QR code cannot be made yet: the server has no public address configured (PUBLIC_BASE_URL, e.g. https://trace.example.com). Ask the administrator to set it before printing labels.',
@@ -173,24 +178,38 @@ interface Batch {
   recall_reason: string | null;
 }
 
-async function batchOf(db: Queryable, code: string, count: boolean): Promise<Batch | null> {
+/** Who scanned, for counting once a day: a hash of the day, the address and the browser (never stored in clear). */
+export interface Scan {
+  day: string;
+  visitor: string;
+}
+
+async function batchOf(db: Queryable, code: string, scan: Scan | null): Promise<Batch | null> {
   if (!CODE.test(code)) return null;
+  // A scan counts once per visitor and day: the visit is recorded first, and only a visit not
+  // seen before today raises the count, in the same statement (so parallel reloads count once).
   const { rows } = await db.query<Batch>(
-    `${count ? `WITH hit AS (UPDATE trace_codes SET scans = scans + 1, last_scanned_at = now() WHERE code = $1 RETURNING code, scans)` : `WITH hit AS (SELECT code, scans FROM trace_codes WHERE code = $1)`}
-     SELECT c.code, hit.scans, h.id AS harvest_id, h.farm_id, o.name AS farm_name, o.city, h.batch_no, h.harvested_on::text, h.grade, h.group_id,
+    `${
+      scan
+        ? `WITH seen AS (INSERT INTO trace_scans(code, day, visitor) SELECT code, $2::date, $3 FROM trace_codes WHERE code = $1 ON CONFLICT DO NOTHING RETURNING code),
+           hit AS (UPDATE trace_codes SET scans = scans + 1, last_scanned_at = now() WHERE code IN (SELECT code FROM seen) RETURNING code, scans)`
+        : 'WITH hit AS (SELECT code, scans FROM trace_codes WHERE false)'
+    }
+     SELECT c.code, coalesce(hit.scans, c.scans) AS scans, h.id AS harvest_id, h.farm_id, o.name AS farm_name, o.city, h.batch_no, h.harvested_on::text, h.grade, h.group_id,
             h.recalled_at::date::text AS recalled_on, h.recall_reason, g.data->>'plantedOn' AS planted_on,
             (SELECT cr.data->>'name' FROM resource_records cr WHERE cr.resource = 'crops' AND cr.id = (g.data->>'cropId')::bigint) AS crop,
             (SELECT f.data->>'name' FROM resource_records f WHERE f.resource = 'farmFields' AND f.id = (g.data->>'fieldId')::bigint) AS plot
-       FROM hit JOIN trace_codes c ON c.code = hit.code JOIN harvests h ON h.id = c.harvest_id JOIN organisations o ON o.id = h.farm_id
-       LEFT JOIN resource_records g ON g.resource = 'plantGroups' AND g.id = h.group_id`,
-    [code],
+       FROM trace_codes c LEFT JOIN hit ON hit.code = c.code JOIN harvests h ON h.id = c.harvest_id JOIN organisations o ON o.id = h.farm_id
+       LEFT JOIN resource_records g ON g.resource = 'plantGroups' AND g.id = h.group_id
+      WHERE c.code = $1`,
+    scan ? [code, scan.day, scan.visitor] : [code],
   );
   return rows[0] ?? null;
 }
 
 /** What a consumer may see of the batch, and nothing else (names and prices are never selected). */
-export async function tracePublicView(db: Queryable, code: string, count = true) {
-  const b = await batchOf(db, code, count);
+export async function tracePublicView(db: Queryable, code: string, scan: Scan | null = null) {
+  const b = await batchOf(db, code, scan);
   if (!b) return null;
   const applied = (await applicationsBefore(db, [{ key: Number(b.harvest_id), groupId: Number(b.group_id), farmId: b.farm_id, harvestedOn: b.harvested_on }])).get(Number(b.harvest_id)) ?? [];
   const lastInput = lastAppliedOn(applied);
@@ -335,6 +354,38 @@ function clientKey(req: FastifyRequest): string {
   return createHash('sha256').update(`trace-review:${req.ip}`).digest('hex').slice(0, 32);
 }
 
+/** Page and QR requests one address may make in a minute (a carrier's NAT puts many phones behind one address: generous). */
+export const VIEWS_PER_ADDRESS_PER_MINUTE = 120;
+
+const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+/** The visitor of one day: the address and the browser, hashed with the day (so days cannot be linked). */
+function scanOf(req: FastifyRequest, now: Date): Scan {
+  const day = utcDay(now);
+  return { day, visitor: createHash('sha256').update(`trace-scan:${day}:${req.ip}:${req.headers['user-agent'] ?? ''}`).digest('hex').slice(0, 32) };
+}
+
+/**
+ * Counts this request against its address's minute, atomically (a parallel flood cannot pass),
+ * and answers whether the limit is passed; the counters of earlier minutes and the scans of
+ * earlier days are deleted on the way, so neither table grows.
+ */
+async function overViewLimit(db: Queryable, req: FastifyRequest, now: Date): Promise<boolean> {
+  const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
+  const key = createHash('sha256').update(`trace-view:${req.ip}`).digest('hex').slice(0, 32);
+  const { rows } = await db.query<{ hits: number }>(
+    `INSERT INTO trace_page_hits(client_key, minute) VALUES ($1, $2::timestamptz)
+     ON CONFLICT (client_key, minute) DO UPDATE SET hits = trace_page_hits.hits + 1 RETURNING hits`,
+    [key, minute],
+  );
+  if (rows[0].hits === 1) {
+    // The first request of an address's minute tidies up: cheap (both by index) and rare.
+    await db.query('DELETE FROM trace_page_hits WHERE minute < $1::timestamptz', [minute]);
+    await db.query('DELETE FROM trace_scans WHERE day < $1::date', [utcDay(now)]);
+  }
+  return rows[0].hits > VIEWS_PER_ADDRESS_PER_MINUTE;
+}
+
 const sendHtml = (reply: FastifyReply, status: number, html: string) =>
   reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
 
@@ -347,13 +398,16 @@ export const tracePages: FastifyPluginAsync = async (plain) => {
 
   app.get<{ Params: { code: string }; Querystring: { sent?: string } }>('/t/:code', async (req, reply) => {
     const code = String(req.params.code).toUpperCase();
-    const view = await tracePublicView(app.db, code);
+    const now = new Date();
+    if (await overViewLimit(app.db, req, now)) return sendHtml(reply, 429, page(req.lang, L.title[req.lang], `<h1>${L.title[req.lang]}</h1><section><p>${L.tooManyViews[req.lang]}</p></section>`));
+    const view = await tracePublicView(app.db, code, scanOf(req, now));
     if (!view) return sendHtml(reply, 404, notFoundPage(req.lang));
     return sendHtml(reply, 200, renderTracePage(view, req.lang, req.query.sent === '1' ? { kind: 'ok', text: L.thanks[req.lang] } : undefined));
   });
 
   app.get<{ Params: { code: string } }>('/t/:code/qr.svg', async (req, reply) => {
     const code = String(req.params.code).toUpperCase();
+    if (await overViewLimit(app.db, req, new Date())) return sendHtml(reply, 429, page(req.lang, L.title[req.lang], `<h1>${L.title[req.lang]}</h1><section><p>${L.tooManyViews[req.lang]}</p></section>`));
     if (!CODE.test(code) || !(await app.db.query('SELECT 1 FROM trace_codes WHERE code = $1', [code])).rows[0]) return sendHtml(reply, 404, notFoundPage(req.lang));
     // The address comes from configuration only: a label printed from a console opened at a
     // LAN address, or a request with a forged Host, must still lead consumers to the real site.
@@ -392,7 +446,7 @@ export const tracePages: FastifyPluginAsync = async (plain) => {
     });
     if (outcome === 'missing') return sendHtml(reply, 404, notFoundPage(lang));
     if (outcome === 'saved') return reply.code(303).header('location', `/t/${code}?sent=1`).send();
-    const view = await tracePublicView(app.db, code, false);
+    const view = await tracePublicView(app.db, code);
     if (!view) return sendHtml(reply, 404, notFoundPage(lang));
     return sendHtml(reply, outcome === 'limited' ? 429 : 400, renderTracePage(view, lang, { kind: 'error', text: outcome === 'limited' ? L.tooMany[lang] : L.empty[lang] }));
   });

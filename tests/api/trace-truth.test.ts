@@ -7,8 +7,9 @@
  * a batch harvested inside an interval says so plainly.
  */
 import QRCode from 'qrcode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { publicBaseUrlOf } from '../../server/config.ts';
+import { VIEWS_PER_ADDRESS_PER_MINUTE } from '../../server/harvest/trace-page.ts';
 import { engines } from '../support/engines.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, type Body } from './resource-fixtures.ts';
@@ -30,6 +31,9 @@ describe.each(engines())('the trace page’s truth on $name', (engine) => {
   });
   afterAll(async () => {
     await t?.close();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   it('the seeded batch harvested inside 代森锰锌’s interval says so, and shows no other batch’s test', async () => {
@@ -176,5 +180,39 @@ describe.each(engines())('the trace page’s truth on $name', (engine) => {
     const log = await t.db.query<{ changes: Body }>(`SELECT changes FROM operation_log WHERE action = 'harvests.safetyOverride' AND record_id = $1`, [String(overridden.id)]);
     expect(log.rows.length).toBe(1);
     expect(log.rows[0].changes).toMatchObject({ batchNo: overridden.batchNo, reason: '寒潮前抢收', intervals: [{ movement: out.number, material: '测试杀虫剂丙', appliedOn: '2034-07-10', safeFrom: '2034-07-17' }] });
+  });
+
+  it('a scan counts once per visitor and day, and one address is limited per minute (clock fixed)', async () => {
+    const code = (await t.db.query<{ code: string }>('SELECT code FROM trace_codes ORDER BY harvest_id DESC LIMIT 1')).rows[0].code;
+    const scans = async () => (await t.db.query<{ scans: number }>('SELECT scans FROM trace_codes WHERE code = $1', [code])).rows[0].scans;
+    const visit = (ip: string, agent: string, lang = 'zh') => t.app.inject({ method: 'GET', url: `/t/${code}`, remoteAddress: ip, headers: { 'user-agent': agent, 'accept-language': lang } });
+    const start = await scans();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-03-01T10:00:00Z'));
+    for (let i = 0; i < 3; i++) expect((await visit('198.51.100.7', 'phone-1')).statusCode).toBe(200);
+    expect(await scans()).toBe(start + 1);
+    await Promise.all(Array.from({ length: 8 }, () => visit('198.51.100.7', 'phone-2')));
+    expect(await scans()).toBe(start + 2);
+    await visit('198.51.100.8', 'phone-1');
+    expect(await scans()).toBe(start + 3);
+    // The page shows the count it just made.
+    expect((await visit('198.51.100.9', 'phone-1')).body).toContain(`本码已被查询 ${start + 4} 次`);
+    // The next day the same visitor counts again, and yesterday's visits are gone.
+    vi.setSystemTime(new Date('2030-03-02T00:00:05Z'));
+    await visit('198.51.100.7', 'phone-1');
+    expect(await scans()).toBe(start + 5);
+    expect((await t.db.query(`SELECT 1 FROM trace_scans WHERE day < '2030-03-02'`)).rows).toEqual([]);
+    // A flood from one address: exactly the limit passes within the minute, the rest are told to wait.
+    vi.setSystemTime(new Date('2030-03-02T10:00:00Z'));
+    const flood = await Promise.all(Array.from({ length: VIEWS_PER_ADDRESS_PER_MINUTE + 5 }, () => visit('203.0.113.50', 'bot', 'en')));
+    expect(flood.filter((r) => r.statusCode === 200).length).toBe(VIEWS_PER_ADDRESS_PER_MINUTE);
+    const limited = flood.filter((r) => r.statusCode === 429);
+    expect(limited.length).toBe(5);
+    expect(limited[0].body).toContain('Too many requests from your network; please try again in a minute.');
+    expect((await t.app.inject({ method: 'GET', url: `/t/${code}/qr.svg`, remoteAddress: '203.0.113.50' })).statusCode).toBe(429);
+    expect((await visit('203.0.113.51', 'phone-1')).statusCode).toBe(200);
+    vi.setSystemTime(new Date('2030-03-02T10:01:00Z'));
+    expect((await visit('203.0.113.50', 'bot')).statusCode).toBe(200);
+    expect((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM trace_page_hits WHERE minute < '2030-03-02T10:01:00Z'`)).rows[0].n).toBe(0);
   });
 });

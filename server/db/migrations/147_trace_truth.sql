@@ -28,3 +28,4 @@ CREATE TABLE trace_page_hits (
   hits integer NOT NULL DEFAULT 1,
   PRIMARY KEY (client_key, minute)
 );
+CREATE INDEX trace_page_hits_minute_idx ON trace_page_hits(minute);
