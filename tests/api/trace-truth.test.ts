@@ -130,7 +130,9 @@ describe.each(engines())('the trace page’s truth on $name', (engine) => {
     for (const bad of ['trace.example.com', 'javascript:alert(1)', 'https://trace.example.com/?x=1', 'https://user:pw@trace.example.com']) expect(() => publicBaseUrlOf(bad), bad).toThrow(/PUBLIC_BASE_URL/);
     const bare = await createTestApp(engine, { publicBaseUrl: undefined });
     try {
-      const refused = await bare.app.inject({ method: 'GET', url: `/t/${code}/qr.svg`, headers: { host: 'evil.example', 'accept-language': 'en' } });
+      // A database of its own on PostgreSQL (a schema per app): its own seeded code.
+      const own = (await bare.db.query<{ code: string }>('SELECT code FROM trace_codes ORDER BY harvest_id LIMIT 1')).rows[0].code;
+      const refused = await bare.app.inject({ method: 'GET', url: `/t/${own}/qr.svg`, headers: { host: 'evil.example', 'accept-language': 'en' } });
       expect(refused.statusCode).toBe(503);
       expect(refused.headers['cache-control']).toBe('no-store');
       expect(refused.body).toContain('The QR code cannot be made yet: the server has no public address configured (PUBLIC_BASE_URL');
