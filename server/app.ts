@@ -15,6 +15,8 @@ import { registerOpenApi } from './resources/openapi.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerConsoleFiles, sendConsoleIndex } from './http/static.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerInputGuards } from './http/input-guard.ts';
+import { addInputKeywords } from '../runtime/schema/input-rules.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,7 +53,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: process.env.TRUST_PROXY === '1',
     // verbose: errors carry their schema, so that messages name the field by its x-title
     // (runtime/schema/messages.ts); the annotation keywords are known, not strict-mode noise.
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, verbose: true, keywords: [...ANNOTATION_KEYWORDS] } },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, verbose: true, keywords: [...ANNOTATION_KEYWORDS] }, plugins: [addInputKeywords] },
   });
   app.decorate('db', opts.db);
   app.decorate('tokens', opts.tokens ?? (await TokenService.create(opts.db)));
@@ -79,6 +81,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return reply.code(404).send('Not found');
   });
 
+  // Before any route: every route's schemas and handler pass through it.
+  registerInputGuards(app);
   await registerSecurityHeaders(app, opts.config);
   await registerCompression(app);
   await registerOpenApi(app);

@@ -42,6 +42,35 @@ export interface ServerConfig {
   readingsRetentionDays: number;
   /** A weather forecast provider's URL (docs/devices.md, "Weather"); none: the screen says none is configured. */
   forecastUrl?: string;
+  /** Imports running at once (docs/import.md, "Limits"); one more is answered 42901. */
+  importConcurrency: number;
+  /** Time for reading one import's file in its worker. */
+  importReadTimeoutMs: number;
+  /**
+   * The public address consumers reach the trace pages at (`https://trace.example.com`, no
+   * trailing slash): every QR code and absolute link is built from it, never from a request's
+   * Host or X-Forwarded-* headers. Unset: QR codes are refused with a sentence saying so.
+   */
+  publicBaseUrl?: string;
+}
+
+/**
+ * PUBLIC_BASE_URL as an origin with an optional path prefix, without a trailing slash; a
+ * value that is not an http(s) address without query, fragment or credentials stops the
+ * server at start rather than printing labels that lead nowhere.
+ */
+export function publicBaseUrlOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_BASE_URL is not an address: ${value}`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new Error(`PUBLIC_BASE_URL must be an http(s) address without query, fragment or credentials: ${value}`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -68,6 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     deviceOfflineAfterS: Number(env.DEVICE_OFFLINE_AFTER_S ?? 180),
     readingsRetentionDays: Number(env.READINGS_RETENTION_DAYS ?? 400),
     forecastUrl: env.FORECAST_URL || undefined,
+    importConcurrency: Math.max(1, Number(env.IMPORT_CONCURRENCY ?? 2) || 2),
+    importReadTimeoutMs: Number(env.IMPORT_READ_TIMEOUT_MS ?? 30_000),
+    publicBaseUrl: publicBaseUrlOf(env.PUBLIC_BASE_URL),
   };
 }
 

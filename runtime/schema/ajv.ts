@@ -1,5 +1,6 @@
 import Ajv, { type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { addInputKeywords } from './input-rules.ts';
 
 /**
  * The one ajv setup shared by the server, the console and the tools, so that a record
@@ -33,5 +34,6 @@ export function createAjv(opts: SchemaAjvOptions = {}): Ajv {
   const ajv = new Ajv(options);
   addFormats(ajv);
   for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: ['object', 'array', 'string'] });
-  return ajv;
+  // The rules of every field (input-rules.ts): no control character, no infinite number.
+  return addInputKeywords(ajv);
 }

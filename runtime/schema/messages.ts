@@ -9,6 +9,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { FieldError as FieldProblem } from '../protocol/envelope.ts';
+import { FINITE_KEYWORD, PLAIN_TEXT_KEYWORD } from './input-rules.ts';
 import { formatText, textOf, type I18nText, type Lang } from './texts.ts';
 
 /** The rules a field's own message may be declared for (`x-messages` keys). */
@@ -59,7 +60,7 @@ export interface MessageField {
 
 /** A failed rule: the rule, its limit or format where it has one, and the field it failed on. */
 export interface Failure {
-  rule: FieldRule | 'additionalProperties';
+  rule: FieldRule | 'additionalProperties' | 'plainText';
   field?: MessageField;
   /** minLength/maxLength/minimum/…: the bound; format: the format's name; additionalProperties: the property. */
   limit?: number | string;
@@ -102,6 +103,11 @@ const SENTENCES: Record<string, [Sentence, Sentence, Sentence]> = {
     (t) => `${t.named ? t.head : ''}格式不正确`,
     (t) => (t.named ? `${t.head} is not in the right format` : 'This value is not in the right format'),
     (t) => (t.named ? `${t.head} no tiene el formato correcto` : 'El valor no tiene el formato correcto'),
+  ],
+  plainText: [
+    (t) => `${t.named ? t.head : ''}不能包含控制字符（如 NUL 等不可见字符）`,
+    (t) => `${t.named ? t.head : 'This value'} cannot contain control characters (invisible characters such as NUL)`,
+    (t) => `${t.named ? t.head : 'El valor'} no puede contener caracteres de control (caracteres invisibles como NUL)`,
   ],
   noMarkup: [
     (t) => `${t.named ? t.head : ''}不能包含 < 或 >`,
@@ -276,7 +282,7 @@ function sentenceKey(f: Failure): string {
 
 /** The sentence for one failed rule in `lang`: the field's own message when declared, else the generated one. */
 export function messageFor(f: Failure, lang: Lang): string {
-  const own = f.rule !== 'additionalProperties' ? f.field?.['x-messages']?.[f.rule] : undefined;
+  const own = f.rule !== 'additionalProperties' && f.rule !== 'plainText' ? f.field?.['x-messages']?.[f.rule] : undefined;
   const t = titled(f.field, lang);
   const limit = f.rule === 'unique' ? String(f.value ?? '') : f.rule === 'pattern' ? '' : String(f.limit ?? '');
   if (own) return formatText(own, lang, { title: t.head, limit, value: f.value ?? '' });
@@ -328,6 +334,13 @@ export function failureOf(e: ErrorObject): Failure | null {
       return { rule: 'enum', field: parent };
     case 'uniqueItems':
       return { rule: 'uniqueItems', field: parent };
+    case PLAIN_TEXT_KEYWORD:
+      return { rule: 'plainText', field: parent };
+    case FINITE_KEYWORD: {
+      // Infinity is no number a person means: told as a value of the wrong type.
+      const types = Array.isArray(parent?.type) ? parent.type : [parent?.type];
+      return { rule: 'type', field: parent, limit: types.includes('integer') ? 'integer' : 'number' };
+    }
     default:
       if (WRAPPERS.has(e.keyword)) return null;
       return { rule: 'format', field: parent };

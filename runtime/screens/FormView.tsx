@@ -10,7 +10,7 @@
 import { Alert, App as AntApp, Button, Flex, Result, Skeleton, Space, theme } from 'antd';
 import { withTheme } from '@rjsf/core';
 import { Theme as AntdTheme } from '@rjsf/antd';
-import { customizeValidator } from '@rjsf/validator-ajv8';
+import { formValidator } from './form-validator.ts';
 import { englishStringTranslator, TranslatableString, type Experimental_DefaultFormStateBehavior, type ErrorSchema, type ArrayFieldTemplateProps, type FieldTemplateProps, type IconButtonProps, type RJSFSchema } from '@rjsf/utils';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useAtomValue } from 'jotai';
@@ -92,18 +92,6 @@ const ROW_BUTTONS: Partial<Record<TranslatableString, string>> = {
   [TranslatableString.MoveDownButton]: 'screens.form.lineItems.moveDown',
   [TranslatableString.CopyButton]: 'screens.form.lineItems.copyRow',
 };
-
-type FormValidator = ReturnType<typeof customizeValidator<Record<string, unknown>, RJSFSchema>>;
-const validators = new Map<Lang, FormValidator>();
-/** One ajv validator per language, its errors in the server's words (runtime/schema/messages.ts). */
-function validatorFor(lang: Lang) {
-  let v = validators.get(lang);
-  if (!v) {
-    v = customizeValidator<Record<string, unknown>, RJSFSchema>({}, (errors) => localizeErrors(errors, lang));
-    validators.set(lang, v);
-  }
-  return v;
-}
 
 export interface FormViewProps {
   screen: FormScreen;
@@ -207,7 +195,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const previewUnready = useMemo(() => {
     if (!screen.preview || !model || !built || mode === 'show') return null;
     const requires = previewRequires(screen.preview, model.record.required);
-    const { errorSchema } = validatorFor(lang).validateFormData(data, built.schema);
+    const { errorSchema } = formValidator(lang).validateFormData(data, built.schema);
     const props = (built.schema.properties ?? {}) as Record<string, { title?: string }>;
     return unreadyFields(requires, data, errorSchema as Record<string, unknown>).map((field) => ({ field, title: props[field]?.title ?? field }));
   }, [screen.preview, model, built, mode, data, lang]);
@@ -308,7 +296,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         schema={built.schema}
         uiSchema={built.uiSchema}
         formData={data}
-        validator={validatorFor(lang)}
+        validator={formValidator(lang)}
         widgets={formWidgets}
         templates={templates}
         formContext={formContext}

@@ -4,6 +4,7 @@
  * file is built in the browser; nothing is stored on the server.
  */
 import writeXlsxFile from 'write-excel-file/browser';
+import { csvDocument } from '../format/csv.ts';
 import type { QueryValue } from '../http/client.ts';
 import type { ExportFormat } from '../schema/screen.ts';
 import { MAX_PAGE_SIZE, type Page } from '../protocol/page.ts';
@@ -33,17 +34,15 @@ export async function fetchAllRows(
   return { rows: rows.slice(0, maxRows), total };
 }
 
+/** The rows as the columns show them, in CSV that a spreadsheet reads as data (runtime/format/csv.ts). */
 export function toCsv(columns: GridColumn[], rows: GridRow[]): string {
-  const cell = (s: string) => (/[",\r\n]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  const lines = [columns.map((c) => cell(c.title)).join(',')];
-  for (const r of rows) lines.push(columns.map((c) => cell(c.text(r))).join(','));
-  // The BOM lets Excel read the UTF-8 Chinese text correctly.
-  return '\uFEFF' + lines.join('\r\n') + '\r\n';
+  return csvDocument([columns.map((c) => c.title), ...rows.map((r) => columns.map((c) => c.text(r)))]);
 }
 
 export async function exportBlob(format: ExportFormat, columns: GridColumn[], rows: GridRow[]): Promise<Blob> {
   if (format === 'csv') return new Blob([toCsv(columns, rows)], { type: 'text/csv;charset=utf-8' });
   const header = columns.map((c) => ({ value: c.title, fontWeight: 'bold' as const }));
+  // Typed String: an Excel text cell is never evaluated, whatever it starts with.
   const body = rows.map((r) => columns.map((c) => ({ value: c.text(r), type: String })));
   return writeXlsxFile([header, ...body], { columns: columns.map((c) => ({ width: Math.max(10, Math.round((c.width ?? 150) / 8)) })) }).toBlob();
 }

@@ -4,6 +4,7 @@
  * uiSchema (order, sections and grid, widgets, read-only, help, placeholders, choices).
  * Pure, so that what a form validates is testable without rendering it.
  */
+import { withInputRules } from '../schema/input-rules.ts';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { evaluate } from '../schema/conditions.ts';
 import { crossFieldProblems } from '../schema/cross-rules.ts';
@@ -253,7 +254,8 @@ export function buildForm(
   uiSchema['ui:options'] = { sections };
   uiSchema['ui:submitButtonOptions'] = { norender: true };
   return {
-    schema: { type: 'object', properties, required: fields.filter((f) => required.has(f)) },
+    // With the rules of every field (no control character, finite numbers), as the server checks them.
+    schema: withInputRules({ type: 'object', properties, required: fields.filter((f) => required.has(f)) }),
     uiSchema,
     fields,
   };

@@ -16,6 +16,27 @@ export const msg = defineMessages({
     en: 'One sales order sells batches of one farm only',
     es: 'Un pedido de venta solo vende lotes de una granja',
   },
+  'harvest.insideInterval': {
+    zh: '{material} 于 {appliedOn} 施用（{number}），安全间隔期 {days} 天，这个种植组 {safeFrom} 起才能采收',
+    en: '{material} was applied on {appliedOn} ({number}); its safety interval is {days} days, so this planting group can be harvested from {safeFrom}',
+    es: '{material} se aplicó el {appliedOn} ({number}); su plazo de seguridad es de {days} días, así que este grupo se puede cosechar a partir del {safeFrom}',
+  },
+  'harvest.overrideNotNeeded': {
+    zh: '这次采收不在任何安全间隔期内，不需要填写放行理由',
+    en: 'This harvest is inside no safety interval; no override reason is needed',
+    es: 'Esta cosecha no está dentro de ningún plazo de seguridad; no hace falta un motivo',
+  },
+  'harvest.recalledNotSold': {
+    zh: '批次 {batch} 已召回，不能再销售',
+    en: 'Batch {batch} has been recalled and cannot be sold',
+    es: 'El lote {batch} ha sido retirado y no se puede vender',
+  },
+  'harvest.alreadyRecalled': { zh: '批次 {batch} 已经召回', en: 'Batch {batch} has already been recalled', es: 'El lote {batch} ya fue retirado' },
+  'harvest.recallReason': {
+    zh: '请写明召回原因（4–200 字）',
+    en: 'Please give the reason for the recall (4–200 characters)',
+    es: 'Indique el motivo de la retirada (4–200 caracteres)',
+  },
   'harvest.notConfirmed': { zh: '只有已确认的销售单可以作废', en: 'Only a confirmed order can be cancelled', es: 'Solo se puede anular un pedido confirmado' },
   'harvest.batchInUse': {
     zh: '批次 {batch} 已有销售或追溯码，不能删除',

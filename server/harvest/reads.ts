@@ -8,6 +8,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { farmScope } from '../materials/ledger.ts';
 import { movementNumber } from '../materials/numbers.ts';
 import { salesOrderNumber } from './numbers.ts';
+import { type Application, applicationsBefore, insideIntervals } from './safety.ts';
 
 export interface Paging {
   pageIndex: number;
@@ -32,33 +33,26 @@ export interface SafetyFlag {
 }
 
 /**
- * For each batch, the pesticide applications (stock-outs to the batch's planting group, not
- * reversed) whose safety interval the harvest date falls inside: applied on or before the
- * harvest, and the harvest before applied + interval days.
+ * For each batch, the pesticide applications (server/harvest/safety.ts) whose safety interval
+ * the harvest date falls inside: applied on or before the harvest, and the harvest before
+ * applied + interval days.
  */
 export async function safetyFlags(db: Queryable, harvestIds: number[]): Promise<Map<number, SafetyFlag[]>> {
   const out = new Map<number, SafetyFlag[]>();
   if (!harvestIds.length) return out;
-  const { rows } = await db.query<{ harvest_id: string; movement_id: string; moved_on: string; material: string; days: number; safe_from: string }>(
-    `SELECT h.id AS harvest_id, m.id AS movement_id, m.moved_on::text, mat.data->>'name' AS material,
-            (mat.data->>'safetyIntervalDays')::int AS days, (m.moved_on + (mat.data->>'safetyIntervalDays')::int)::text AS safe_from
-       FROM harvests h
-       JOIN material_movements m ON m.group_id = h.group_id AND m.farm_id = h.farm_id AND m.direction = 'out' AND m.reverses_id IS NULL
-                                AND NOT EXISTS (SELECT 1 FROM material_movements r WHERE r.reverses_id = m.id)
-       JOIN material_movement_lines l ON l.movement_id = m.id
-       JOIN resource_records mat ON mat.resource = 'farmMaterials' AND mat.id = l.material_id
-      WHERE h.id = ANY($1::bigint[]) AND mat.data->>'category' = 'pesticide' AND (mat.data->>'safetyIntervalDays') IS NOT NULL
-        AND m.moved_on <= h.harvested_on AND h.harvested_on < m.moved_on + (mat.data->>'safetyIntervalDays')::int
-      ORDER BY h.id, safe_from DESC, m.id`,
+  const { rows } = await db.query<{ id: string; group_id: string; farm_id: number; harvested_on: string }>(
+    'SELECT id, group_id, farm_id, harvested_on::text FROM harvests WHERE id = ANY($1::bigint[])',
     [harvestIds],
   );
-  for (const r of rows) {
-    const list = out.get(Number(r.harvest_id)) ?? [];
-    list.push({ movementId: Number(r.movement_id), movementNumber: movementNumber('out', Number(r.movement_id)), material: r.material, appliedOn: r.moved_on, intervalDays: r.days, safeFrom: r.safe_from });
-    out.set(Number(r.harvest_id), list);
+  const applied = await applicationsBefore(db, rows.map((r) => ({ key: Number(r.id), groupId: Number(r.group_id), farmId: Number(r.farm_id), harvestedOn: r.harvested_on })));
+  for (const [id, list] of applied) {
+    const inside = insideIntervals(list);
+    if (inside.length) out.set(id, inside.map(toFlag));
   }
   return out;
 }
+
+export const toFlag = (a: Application): SafetyFlag => ({ movementId: a.movementId, movementNumber: a.movementNumber, material: a.material, appliedOn: a.appliedOn, intervalDays: a.intervalDays ?? 0, safeFrom: a.safeFrom ?? '' });
 
 export interface HarvestQuery extends Paging {
   keyword?: string;
@@ -73,6 +67,7 @@ export interface HarvestQuery extends Paging {
 interface HarvestRow {
   id: string; farm_id: number; farm_name: string; batch_no: string; group_id: string; group_name: string | null; crop: string | null; plot: string | null;
   harvested_on: string; quantity: string; unit: string; grade: string; sold: string; left_qty: string; note: string | null; trace_code: string | null; created_at: string;
+  safety_override_reason: string | null; recalled_on: string | null; recall_reason: string | null;
 }
 
 export async function harvestPage(db: Queryable, user: SessionUser, q: HarvestQuery) {
@@ -90,7 +85,8 @@ export async function harvestPage(db: Queryable, user: SessionUser, q: HarvestQu
     `SELECT h.id, h.farm_id, (SELECT name FROM organisations WHERE id = h.farm_id) AS farm_name, h.batch_no, h.group_id, g.data->>'name' AS group_name,
             ${CROP_OF_GROUP} AS crop, ${PLOT_OF_GROUP} AS plot, h.harvested_on::text, trim_scale(h.quantity)::text AS quantity, h.unit, h.grade,
             trim_scale(h.sold)::text AS sold, trim_scale(h.quantity - h.sold)::text AS left_qty, h.note,
-            (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at
+            (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at,
+            h.safety_override_reason, h.recalled_at::date::text AS recalled_on, h.recall_reason
        FROM ${from} ORDER BY h.harvested_on DESC, h.id DESC LIMIT ${q.pageSize} OFFSET ${offset(q)}`,
     p.values,
   );
@@ -119,6 +115,10 @@ function harvestView(r: HarvestRow, flags: SafetyFlag[]) {
     safety: flags.length ? 'inInterval' : 'ok',
     safetyFlags: flags,
     safetyNote: flags.map((f) => `${f.material} ${f.appliedOn}（${f.movementNumber}）→ ${f.safeFrom}`).join('；'),
+    safetyOverrideReason: r.safety_override_reason,
+    recalled: r.recalled_on !== null,
+    recalledOn: r.recalled_on,
+    recallReason: r.recall_reason,
   };
 }
 
@@ -128,7 +128,8 @@ export async function harvestById(db: Queryable, user: SessionUser, id: number) 
     `SELECT h.id, h.farm_id, (SELECT name FROM organisations WHERE id = h.farm_id) AS farm_name, h.batch_no, h.group_id, g.data->>'name' AS group_name,
             ${CROP_OF_GROUP} AS crop, ${PLOT_OF_GROUP} AS plot, h.harvested_on::text, trim_scale(h.quantity)::text AS quantity, h.unit, h.grade,
             trim_scale(h.sold)::text AS sold, trim_scale(h.quantity - h.sold)::text AS left_qty, h.note,
-            (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at
+            (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at,
+            h.safety_override_reason, h.recalled_at::date::text AS recalled_on, h.recall_reason
        FROM harvests h LEFT JOIN resource_records g ON g.resource = 'plantGroups' AND g.id = h.group_id
       WHERE h.id = ${p.add(id)} AND ${farmScope(user, p, 'h.farm_id', 'read')}`,
     p.values,

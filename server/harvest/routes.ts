@@ -12,10 +12,12 @@ import { t } from '../i18n/catalog.ts';
 import { invalidInput, refuseValidation, resourceValidatorCompiler } from '../resources/validation.ts';
 import { okArray, okObject, okPage } from '../admin/schemas.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { answerReview, cancelSale, createEntry, createHarvest, createSale, deleteEntry, deleteHarvest, traceCodeFor, type EntryInput, type HarvestInput, type SaleInput } from './sales.ts';
+import { answerReview, recallHarvest, cancelSale, createEntry, createHarvest, createSale, deleteEntry, deleteHarvest, traceCodeFor, type EntryInput, type HarvestInput, type SaleInput } from './sales.ts';
 import { accountReport, accountSummary, batchOptions, entryPage, groupOptions, harvestById, harvestPage, reviewPage, saleWithLines, salePage, traceCodePage } from './reads.ts';
 import { EXPENSE_CATEGORIES, GRADES, INCOME_CATEGORIES } from './numbers.ts';
 import './messages.ts';
+import { csvDocument } from '../../runtime/format/csv.ts';
+import { lotTrace, sortTraceRows, TRACE_SORT_FIELDS } from './lot-trace.ts';
 
 const tags = ['harvest'];
 export const HARVEST_MENUS = ['farmHarvestIndex'];
@@ -51,6 +53,7 @@ const harvestBody = {
     unit: text(16),
     grade: { type: 'string', enum: [...GRADES] },
     note: { type: 'string', maxLength: 500, pattern: '^[^<>]*$' },
+    safetyOverrideReason: { type: 'string', minLength: 4, maxLength: 200, pattern: '^[^<>]*$' },
   },
 } as const;
 
@@ -129,6 +132,54 @@ function registerHarvests(app: TypedApp) {
     if (!row) throw notFound();
     return ok(row);
   });
+  const sortField = `-?(${TRACE_SORT_FIELDS.join('|')})`;
+  app.get(
+    '/farmHarvest/harvests/:id/lotTrace',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'One step back, one step forward for a harvest lot: one row per critical tracking event (inputs applied with their material lot and source, the harvest, every sale with its customer, what is on hand) with its key data elements (FSMA 204), sortable',
+        description: `Needs one of ${[...HARVEST_MENUS, ...TRACE_MENUS].join(', ')}. sort: fields ${TRACE_SORT_FIELDS.join(', ')}, comma-separated, - for descending; default step,date.`,
+        params: idParams,
+        querystring: { type: 'object', additionalProperties: false, properties: { ...paging, sort: { type: 'string', maxLength: 120, pattern: `^(${sortField})(,${sortField}){0,4}$` } } },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: [...HARVEST_MENUS, ...TRACE_MENUS] });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const report = await lotTrace(app.db, me, req.params.id, new Date().toISOString().slice(0, 10));
+      if (!report) throw notFound();
+      const pageIndex = req.query.pageIndex ?? 1;
+      const pageSize = req.query.pageSize ?? 500;
+      const rows = sortTraceRows(report.rows, req.query.sort);
+      return ok({ rows: rows.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), total: rows.length, pageIndex, pageSize });
+    },
+  );
+  app.post(
+    '/farmHarvest/harvests/:id/recall',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Recall a batch with a reason: its public page says so, its sales are refused; the reply lists the customers it went to, for contact',
+        description: 'Needs farmHarvestIndex:recall. A batch is recalled once (40001 the second time).',
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$' } } },
+        response: okObject(),
+      },
+    },
+    async (req) => {
+      const me = requireAction(req, HARVEST_MENUS, 'recall');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      await app.db.transaction((tx) => recallHarvest(tx, req, me, req.params.id, req.body.reason));
+      const batch = await harvestById(app.db, me, req.params.id);
+      const report = await lotTrace(app.db, me, req.params.id, new Date().toISOString().slice(0, 10));
+      const contacts = (report?.rows ?? []).filter((r) => r.event === 'shipping' && r.status === 'confirmed').map((r) => ({ customer: r.counterparty, phone: r.contact, orderedOn: r.date, quantity: r.quantity, unit: r.unit, order: r.reference }));
+      return ok({ ...batch, contacts });
+    },
+  );
   app.post(
     '/farmHarvest/harvests',
     {
@@ -136,7 +187,8 @@ function registerHarvests(app: TypedApp) {
       schema: {
         tags,
         summary: 'Record a harvest of a planting group: a batch with a generated number; the reply carries the safety-interval flags',
-        description: 'Needs farmHarvestIndex:add. The group must be of the caller’s scope.',
+        description:
+          'Needs farmHarvestIndex:add. The group must be of the caller’s scope. A harvest inside a pesticide’s safety interval is refused (40001 on harvestedOn, naming the input and the first safe day) unless safetyOverrideReason is given by a holder of farmHarvestIndex:safetyOverride (40301 otherwise); the override is kept on the batch and in the operation log.',
         body: harvestBody,
         response: okObject(),
       },
@@ -288,10 +340,10 @@ function registerAccounts(app: TypedApp) {
       const head = { zh: ['期间', '收入', '支出', '利润'], en: ['Period', 'Income', 'Expense', 'Profit'], es: ['Periodo', 'Ingresos', 'Gastos', 'Beneficio'] }[req.lang];
       const none = { zh: '未分摊', en: 'Not allocated', es: 'Sin asignar' }[req.lang];
       const all = { zh: '合计', en: 'Total', es: 'Total' }[req.lang];
-      const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
       const lines = [head, ...months.map((m) => [String(m.month), m.income, m.expense, m.profit]), [], head, ...crops.map((c) => [c.crop ?? none, c.income, c.expense, c.profit]), [], [all, total.income, total.expense, total.profit]];
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="farm-accounts.csv"');
-      return `\uFEFF${lines.map((l) => l.map((v) => cell(String(v))).join(',')).join('\r\n')}\r\n`;
+      // Crop names are the farm's own text: csvDocument neutralises a formula-like one (runtime/format/csv.ts).
+      return csvDocument(lines);
     },
   );
   app.post('/farmAccounting/entries', { ...validated, schema: { tags, summary: 'Post an income or expense entry by hand', description: 'Needs farmAccountingIndex:add or marketingFarmAccounting:add. The category must be of the direction.', body: entryBody, response: okObject() } }, async (req) => {

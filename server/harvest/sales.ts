@@ -19,7 +19,7 @@ import type { Queryable } from '../db/database.ts';
 import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { audit } from '../audit/log.ts';
-import { notFound, type FieldError } from '../http/envelope.ts';
+import { forbidden, notFound, type FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { invalidInput } from '../resources/validation.ts';
@@ -28,6 +28,7 @@ import { farmScope } from '../materials/ledger.ts';
 import { farmRecordTarget, referable } from '../resources/references.ts';
 import { batchNumber, EXPENSE_CATEGORIES, INCOME_CATEGORIES, salesOrderNumber } from './numbers.ts';
 import './messages.ts';
+import { applicationsBefore, insideIntervals } from './safety.ts';
 
 export interface HarvestInput {
   groupId: number;
@@ -36,7 +37,11 @@ export interface HarvestInput {
   unit: string;
   grade: string;
   note?: string;
+  /** Harvesting inside a safety interval anyway: why (needs farmHarvestIndex:safetyOverride). */
+  safetyOverrideReason?: string;
 }
+
+export const SAFETY_OVERRIDE_ELEMENT = 'farmHarvestIndex:safetyOverride';
 
 export interface SaleLineInput {
   harvestId: number;
@@ -85,14 +90,35 @@ export async function createHarvest(tx: Queryable, req: FastifyRequest, user: Se
   const group = await groupInScope(tx, user, input.groupId);
   if (!group) errors.unshift({ field: 'groupId', message: t(lang, 'harvest.groupMissing') });
   if (errors.length || !group) return refuse(errors, lang);
+  // Safety intervals are checked before anything is written: inside one, the harvest is refused
+  // naming the input and the first safe day, unless an override holder says why.
+  const applied = (await applicationsBefore(tx, [{ key: 0, groupId: group.id, farmId: group.farmId, harvestedOn: input.harvestedOn }])).get(0) ?? [];
+  const inside = insideIntervals(applied);
+  const reason = input.safetyOverrideReason?.trim() || null;
+  if (inside.length && !reason) {
+    return refuse(
+      inside.map((a) => ({ field: 'harvestedOn', message: t(lang, 'harvest.insideInterval', { material: a.material, appliedOn: a.appliedOn, days: a.intervalDays ?? 0, safeFrom: a.safeFrom ?? '', number: a.movementNumber }) })),
+      lang,
+    );
+  }
+  if (reason && !inside.length) refuse([{ field: 'safetyOverrideReason', message: t(lang, 'harvest.overrideNotNeeded') }], lang);
+  if (inside.length && !user.elements.has(SAFETY_OVERRIDE_ELEMENT)) throw forbidden();
   const id = Number((await tx.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('harvests', 'id')) AS id`)).rows[0].id);
   const batchNo = batchNumber(input.harvestedOn, id);
   await tx.query(
-    `INSERT INTO harvests(id, farm_id, batch_no, group_id, harvested_on, quantity, unit, grade, note, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10)`,
-    [id, group.farmId, batchNo, group.id, input.harvestedOn, numberText(input.quantity), input.unit, input.grade, input.note ?? null, user.id],
+    `INSERT INTO harvests(id, farm_id, batch_no, group_id, harvested_on, quantity, unit, grade, note, created_by, safety_override_reason, safety_override_by)
+     VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10, $11, $12)`,
+    [id, group.farmId, batchNo, group.id, input.harvestedOn, numberText(input.quantity), input.unit, input.grade, input.note ?? null, user.id, inside.length ? reason : null, inside.length ? user.id : null],
   );
   await audit(tx, req, { action: 'harvests.create', resource: 'harvests', recordId: id, changes: { batchNo, farmId: group.farmId, groupId: group.id, harvestedOn: input.harvestedOn, quantity: numberText(input.quantity), unit: input.unit, grade: input.grade } });
+  if (inside.length) {
+    await audit(tx, req, {
+      action: 'harvests.safetyOverride',
+      resource: 'harvests',
+      recordId: id,
+      changes: { batchNo, reason, intervals: inside.map((a) => ({ movement: a.movementNumber, material: a.material, appliedOn: a.appliedOn, safeFrom: a.safeFrom })) },
+    });
+  }
   return id;
 }
 
@@ -118,13 +144,14 @@ interface LockedBatch {
   sold: string;
   unit: string;
   crop: string | null;
+  recalled: boolean;
 }
 
 /** Locks the batches in id order (the stable order that keeps concurrent orders from deadlocking). */
 async function lockBatches(tx: Queryable, user: SessionUser, ids: number[]): Promise<Map<number, LockedBatch>> {
   const p = new Params();
   const { rows } = await tx.query<LockedBatch>(
-    `SELECT h.id, h.farm_id, h.batch_no, h.quantity::text, h.sold::text, h.unit,
+    `SELECT h.id, h.farm_id, h.batch_no, h.quantity::text, h.sold::text, h.unit, h.recalled_at IS NOT NULL AS recalled,
             (SELECT c.data->>'name' FROM resource_records g JOIN resource_records c ON c.resource = 'crops' AND c.id = (g.data->>'cropId')::bigint
               WHERE g.resource = 'plantGroups' AND g.id = h.group_id) AS crop
        FROM harvests h WHERE h.id = ANY(${p.add([...new Set(ids)].sort((a, b) => a - b))}::bigint[]) AND ${farmScope(user, p, 'h.farm_id')}
@@ -148,6 +175,7 @@ export async function createSale(tx: Queryable, req: FastifyRequest, user: Sessi
     const b = batches.get(line.harvestId);
     if (!b) errors.push({ field: `lines.${i}.harvestId`, message: t(lang, 'harvest.batchMissing') });
     else if (b.farm_id !== farmId) errors.push({ field: `lines.${i}.harvestId`, message: t(lang, 'harvest.otherFarmBatch') });
+    else if (b.recalled) errors.push({ field: `lines.${i}.harvestId`, message: t(lang, 'harvest.recalledNotSold', { batch: b.batch_no }) });
   });
   const productIds = input.lines.flatMap((l) => (l.productId === undefined ? [] : [l.productId]));
   if (productIds.length && farmId !== null) {
@@ -300,4 +328,24 @@ export async function answerReview(tx: Queryable, req: FastifyRequest, user: Ses
 
 function trim(decimal: string): string {
   return decimal.includes('.') ? decimal.replace(/\.?0+$/, '') : decimal;
+}
+
+/**
+ * Recalls a batch of the caller's scope with a reason (issue 25): the batch is marked (its
+ * public page says so, its sales are refused from now on) and the customers it went to are
+ * returned for contact. A batch is recalled once; the row is locked so two recalls cannot
+ * both pass the check.
+ */
+export async function recallHarvest(tx: Queryable, req: FastifyRequest, user: SessionUser, id: number, reason: string): Promise<void> {
+  const p = new Params();
+  const { rows } = await tx.query<{ batch_no: string; recalled: boolean }>(
+    `SELECT h.batch_no, h.recalled_at IS NOT NULL AS recalled FROM harvests h WHERE h.id = ${p.add(id)} AND ${farmScope(user, p, 'h.farm_id')} FOR UPDATE`,
+    p.values,
+  );
+  if (!rows[0]) throw notFound();
+  const text = reason.trim();
+  if (rows[0].recalled) refuse([{ field: 'id', message: t(req.lang, 'harvest.alreadyRecalled', { batch: rows[0].batch_no }) }], req.lang);
+  if (text.length < 4) refuse([{ field: 'reason', message: t(req.lang, 'harvest.recallReason') }], req.lang);
+  await tx.query('UPDATE harvests SET recalled_at = now(), recall_reason = $2, recalled_by = $3 WHERE id = $1', [id, text, user.id]);
+  await audit(tx, req, { action: 'harvests.recall', resource: 'harvests', recordId: id, changes: { batchNo: rows[0].batch_no, reason: text } });
 }

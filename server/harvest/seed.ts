@@ -9,6 +9,7 @@
  */
 import type { Queryable } from '../db/database.ts';
 import { batchNumber } from './numbers.ts';
+import { safetyFlags } from './reads.ts';
 import { newTraceCode } from './sales.ts';
 
 type Org = { id: number; name: string; bloc_id: number | null; user_id: number | null };
@@ -207,6 +208,13 @@ async function seedFarm(db: Queryable, org: Org, n: number): Promise<void> {
     }
   }
 
+  // A batch picked inside a pesticide's safety interval was recorded, as the harvest form now
+  // demands, with the override's reason and who gave it (its trace page says so plainly).
+  const flagged = await safetyFlags(db, batches.map((b) => b.id));
+  for (const id of flagged.keys()) {
+    await db.query('UPDATE harvests SET safety_override_reason = $2, safety_override_by = $3 WHERE id = $1', [id, '寒潮预报 3 天后降温至 -5 ℃，农场负责人决定提前抢收', by]);
+  }
+
   // Sales: most of each first batch and part of the second, to the farm's regular buyers.
   let orderNo = 0;
   for (const [i, b] of batches.entries()) {
@@ -232,6 +240,13 @@ async function seedFarm(db: Queryable, org: Org, n: number): Promise<void> {
        SELECT $1, $2, 'income', 'sales', total, $3, 'sale', id, '销售单 XS' || lpad(id::text, 6, '0') || '（' || customer || '）', $4 FROM sales_orders WHERE id = $5`,
       [org.id, orderedOn, b.crop, by, orderId],
     );
+  }
+
+  // The first farm recalled its early batch once a re-test found the fungicide above its limit:
+  // its trace page says so, its sales are refused, its lot report lists the buyers to call.
+  const recalled = n === 0 ? [...flagged.keys()].find((id) => batches.findIndex((b) => b.id === id) % 3 === 1) : undefined;
+  if (recalled !== undefined) {
+    await db.query(`UPDATE harvests SET recalled_at = now() - interval '1 day', recall_reason = $2, recalled_by = $3 WHERE id = $1`, [recalled, '复检发现代森锰锌残留超过国家标准限量，主动召回已售产品', by]);
   }
 
   // The season's other costs and a subsidy, by hand.

@@ -9,7 +9,7 @@
 
 export class CsvError extends Error {
   constructor(
-    readonly reason: 'encoding' | 'unterminatedQuote' | 'textAfterQuote',
+    readonly reason: 'encoding' | 'unterminatedQuote' | 'textAfterQuote' | 'tooManyRows',
     /** The 1-based line where the problem starts. */
     readonly line: number,
   ) {
@@ -31,8 +31,10 @@ export function decodeCsv(bytes: Uint8Array): string {
 /**
  * The records of a CSV text, each a list of field strings. A final line break does not
  * start an empty record; an empty line in the middle is a record of one empty field.
+ * Past `maxRecords` records holding a value the reading stops there (CsvError
+ * 'tooManyRows'): the rest of the text is never looked at.
  */
-export function parseCsv(input: string): string[][] {
+export function parseCsv(input: string, maxRecords = Number.POSITIVE_INFINITY): string[][] {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const records: string[][] = [];
   let record: string[] = [];
@@ -40,9 +42,11 @@ export function parseCsv(input: string): string[][] {
   let line = 1;
   let i = 0;
   const n = text.length;
+  let filled = 0;
   const endRecord = () => {
     record.push(field);
     records.push(record);
+    if (record.some((f) => f.trim() !== '') && ++filled > maxRecords) throw new CsvError('tooManyRows', line);
     record = [];
     field = '';
   };

@@ -8,25 +8,54 @@
  */
 import { readSheet } from 'read-excel-file/node';
 import type { FieldSchema, ResourceDocument } from '../../runtime/schema/resource.ts';
-import { headerField } from '../../runtime/schema/resource-import.ts';
+import { headerField, IMPORT_MAX_ROWS } from '../../runtime/schema/resource-import.ts';
 import { CsvError, decodeCsv, parseCsv } from './import-csv.ts';
+import { boundedXlsx, XlsxRefusal, type XlsxLimit } from './import-xlsx.ts';
 
 export type Cell = string | number | boolean | Date | null;
 
+export type ImportFileReason =
+  | 'xls' | 'unreadable' | 'encoding' | 'csv' | 'empty' | 'noHeaders' | 'duplicateHeader'
+  | 'rowLimit' | 'zipEntries' | 'zipSize' | 'zipRatio' | 'sharedStrings';
+
 export class ImportFileError extends Error {
-  constructor(
-    readonly reason: 'xls' | 'unreadable' | 'encoding' | 'csv' | 'empty' | 'noHeaders' | 'duplicateHeader',
-    readonly params: Record<string, string | number> = {},
-  ) {
+  readonly reason: ImportFileReason;
+  readonly params: Record<string, string | number>;
+  constructor(reason: ImportFileReason, params: Record<string, string | number> = {}) {
     super(reason);
+    this.reason = reason;
+    this.params = params;
   }
 }
 
-/** The sheet of a file: xlsx when it is a zip (its magic number), else CSV. */
+const XLSX_REASON: Record<XlsxLimit, ImportFileReason> = {
+  entries: 'zipEntries',
+  totalBytes: 'zipSize',
+  entryBytes: 'zipSize',
+  ratio: 'zipRatio',
+  sharedStrings: 'sharedStrings',
+  rows: 'rowLimit',
+  damaged: 'unreadable',
+};
+
+/**
+ * The sheet of a file: xlsx when it is a zip (its magic number), else CSV. Both are read
+ * under the limits of docs/import.md and stop at the first one passed: the xlsx's parts
+ * inflated and counted before the spreadsheet reader sees them (import-xlsx.ts), the CSV's
+ * records counted as they are parsed.
+ */
 export async function readRows(bytes: Buffer): Promise<Cell[][]> {
   if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
+    let checked: Buffer;
     try {
-      return (await readSheet(bytes)) as Cell[][];
+      checked = await boundedXlsx(bytes);
+    } catch (e) {
+      if (e instanceof XlsxRefusal) throw new ImportFileError(XLSX_REASON[e.limit], e.params);
+      // A zip whose offsets point outside it, say: a damaged file, not a server error.
+      throw new ImportFileError('unreadable');
+    }
+    try {
+      return (await readSheet(checked)) as Cell[][];
     } catch {
       throw new ImportFileError('unreadable');
     }
@@ -34,8 +63,10 @@ export async function readRows(bytes: Buffer): Promise<Cell[][]> {
   // The old binary Excel format (a compound document) is not read: save as .xlsx.
   if (bytes.length >= 4 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) throw new ImportFileError('xls');
   try {
-    return parseCsv(decodeCsv(bytes));
+    // The headers and IMPORT_MAX_ROWS rows; the reading stops at the next row holding a value.
+    return parseCsv(decodeCsv(bytes), IMPORT_MAX_ROWS + 1);
   } catch (e) {
+    if (e instanceof CsvError && e.reason === 'tooManyRows') throw new ImportFileError('rowLimit', { limit: IMPORT_MAX_ROWS });
     if (e instanceof CsvError) throw new ImportFileError(e.reason === 'encoding' ? 'encoding' : 'csv', { line: e.line });
     throw e;
   }

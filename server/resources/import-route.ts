@@ -6,10 +6,11 @@ import { MAX_ID, type ResourceDocument } from '../../runtime/schema/resource.ts'
 import { importableFields, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_MODES, type ImportMode } from '../../runtime/schema/resource-import.ts';
 import { operationEndpoint } from '../../runtime/protocol/operations.ts';
 import { requireCan } from '../http/guard.ts';
-import { ImportFileError, readRows, sheetRows } from './import-file.ts';
+import { ImportFileError, sheetRows } from './import-file.ts';
+import { importSlotsOf } from './import-slots.ts';
 import { msg } from './messages.ts';
 import { envelopeSchema, errorReplySchema } from './page.ts';
-import type { ResourceStore } from './store.ts';
+import type { ImportOutcome, ResourceStore } from './store.ts';
 import { invalidInput, refuseValidation, resourceValidatorCompiler } from './validation.ts';
 import type { Grant } from './openapi.ts';
 import { authorityDoc } from './openapi.ts';
@@ -81,6 +82,11 @@ const contentRefusal = (key: keyof typeof msg, params: Record<string, string | n
  */
 export function registerImportRoute(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore, grants: Grant[]): void {
   const grant = authorityDoc(grants);
+  const slots = importSlotsOf(app.config);
+  if (!closing.has(slots)) {
+    closing.add(slots);
+    app.addHook('onClose', () => slots.close());
+  }
   app.post(
     operationEndpoint(doc, 'import').path.replace(/^\/api/, ''),
     {
@@ -93,7 +99,7 @@ export function registerImportRoute(app: FastifyInstance, doc: ResourceDocument,
         description: `${grant.text} (the create's). Each row is validated and created as \`POST ${doc.basePath}\` would, in one transaction; a preview keeps nothing. One operation-log row \`${doc.name}.import\`.`,
         'x-authorities': grant['x-authorities'],
         body: importBodySchema,
-        response: { 200: envelopeSchema(replySchema), 400: errorReplySchema, 401: errorReplySchema, 403: errorReplySchema, 413: errorReplySchema },
+        response: { 200: envelopeSchema(replySchema), 400: errorReplySchema, 401: errorReplySchema, 403: errorReplySchema, 413: errorReplySchema, 429: errorReplySchema },
       },
     },
     async (req) => {
@@ -103,32 +109,44 @@ export function registerImportRoute(app: FastifyInstance, doc: ResourceDocument,
       if (body.update && !doc.importKey) throw invalidInput([{ field: 'update', message: t(req.lang, msg['import.noKey']) }], req.lang);
       // Rows that update records are updates: the update's element code too.
       if (body.update) requireCan(req, doc, 'update');
-      const content = body.content.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(content) || content.length % 4 === 1) throw contentRefusal('import.notBase64', {});
-      const bytes = Buffer.from(content, 'base64');
-      if (bytes.length > IMPORT_MAX_BYTES) throw contentRefusal('import.tooLarge', { limit: IMPORT_MAX_BYTES / 1024 / 1024 });
-      let sheet: ReturnType<typeof sheetRows>;
+      // A slot before the file is looked at: past the server's limit of imports at once, 42901.
+      const slot = slots.acquire();
       try {
-        sheet = sheetRows(doc, await readRows(bytes));
-      } catch (e) {
-        if (e instanceof ImportFileError) throw fileRefusal(e, doc, req.lang);
-        throw e;
+        const content = body.content.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
+        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(content) || content.length % 4 === 1) throw contentRefusal('import.notBase64', {});
+        const bytes = Buffer.from(content, 'base64');
+        if (bytes.length > IMPORT_MAX_BYTES) throw contentRefusal('import.tooLarge', { limit: IMPORT_MAX_BYTES / 1024 / 1024 });
+        let sheet: ReturnType<typeof sheetRows>;
+        try {
+          sheet = sheetRows(doc, await slot.read(bytes));
+        } catch (e) {
+          if (e instanceof ImportFileError) throw fileRefusal(e, doc, req.lang);
+          throw e;
+        }
+        if (!sheet.rows.length) throw contentRefusal('import.noRows', {});
+        if (sheet.rows.length > IMPORT_MAX_ROWS) throw contentRefusal('import.tooManyRows', { count: sheet.rows.length, limit: IMPORT_MAX_ROWS });
+        const outcome = await store.importRows(req.server.db, req, user, sheet.rows, { mode: body.mode, fileName: body.fileName, farmId: body.farmId, update: body.update === true });
+        return reply(outcome, sheet, body, req.lang);
+      } finally {
+        slot.release();
       }
-      if (!sheet.rows.length) throw contentRefusal('import.noRows', {});
-      if (sheet.rows.length > IMPORT_MAX_ROWS) throw contentRefusal('import.tooManyRows', { count: sheet.rows.length, limit: IMPORT_MAX_ROWS });
-      const outcome = await store.importRows(req.server.db, req, user, sheet.rows, { mode: body.mode, fileName: body.fileName, farmId: body.farmId, update: body.update === true });
-      const cells = new Map(sheet.rows.map((r) => [r.row, r.cells]));
-      const data = {
-        ...outcome,
-        columns: sheet.columns,
-        ignoredColumns: sheet.columns.filter((c) => c.header && !c.field).map((c) => c.header),
-        rows: outcome.rows.map((r) => ({ ...r, cells: cells.get(r.row) ?? {} })),
-      };
-      const counts = { total: outcome.total, valid: outcome.valid, invalid: outcome.invalid, updated: outcome.updated, count: outcome.imported, created: outcome.imported - outcome.updated };
-      const message = body.update
-        ? t(req.lang, msg[body.mode === 'preview' ? 'import.checkedUpdates' : 'import.doneUpdates'], counts)
-        : t(req.lang, msg[body.mode === 'preview' ? 'import.checked' : 'import.done'], counts);
-      return ok(data, message);
     },
   );
+}
+
+const closing = new WeakSet<object>();
+
+function reply(outcome: ImportOutcome, sheet: ReturnType<typeof sheetRows>, body: { mode: ImportMode; update?: boolean }, lang: Lang) {
+  const cells = new Map(sheet.rows.map((r) => [r.row, r.cells]));
+  const data = {
+    ...outcome,
+    columns: sheet.columns,
+    ignoredColumns: sheet.columns.filter((c) => c.header && !c.field).map((c) => c.header),
+    rows: outcome.rows.map((r) => ({ ...r, cells: cells.get(r.row) ?? {} })),
+  };
+  const counts = { total: outcome.total, valid: outcome.valid, invalid: outcome.invalid, updated: outcome.updated, count: outcome.imported, created: outcome.imported - outcome.updated };
+  const message = body.update
+    ? t(lang, msg[body.mode === 'preview' ? 'import.checkedUpdates' : 'import.doneUpdates'], counts)
+    : t(lang, msg[body.mode === 'preview' ? 'import.checked' : 'import.done'], counts);
+  return ok(data, message);
 }

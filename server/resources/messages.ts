@@ -121,6 +121,46 @@ export const msg = defineMessages({
     en: 'The file has {count} rows; at most {limit} are imported at once',
     es: 'El archivo tiene {count} filas; se importan como máximo {limit} a la vez',
   },
+  'import.rowLimit': {
+    zh: '文件的数据超过 {limit} 行，一次最多导入 {limit} 行：超出的部分没有读取',
+    en: 'The file has more than {limit} rows; at most {limit} are imported at once, and the rest was not read',
+    es: 'El archivo tiene más de {limit} filas; se importan como máximo {limit} a la vez y el resto no se ha leído',
+  },
+  'import.zipEntries': {
+    zh: '该 Excel 文件包含的部件过多（上限 {limit} 个），不像是正常的表格文件，未读取',
+    en: 'The Excel file holds too many parts (limit {limit}) for a spreadsheet, so it was not read',
+    es: 'El archivo de Excel contiene demasiadas partes (límite {limit}) para una hoja de cálculo, así que no se ha leído',
+  },
+  'import.zipSize': {
+    zh: '该 Excel 文件解压后超过 {limit} MB，已停止读取',
+    en: 'The Excel file unpacks to more than {limit} MB, so reading it was stopped',
+    es: 'El archivo de Excel ocupa más de {limit} MB al descomprimirlo, así que se ha dejado de leer',
+  },
+  'import.zipRatio': {
+    zh: '该 Excel 文件的压缩比异常（超过 {limit} 倍），可能是恶意文件，已停止读取',
+    en: 'The Excel file is compressed more than {limit} times over, as a hostile file would be, so reading it was stopped',
+    es: 'El archivo de Excel está comprimido más de {limit} veces, como lo estaría un archivo hostil, así que se ha dejado de leer',
+  },
+  'import.sharedStrings': {
+    zh: '该 Excel 文件中的文本超过 {limit} MB，已停止读取',
+    en: 'The Excel file’s text passes {limit} MB, so reading it was stopped',
+    es: 'El texto del archivo de Excel supera los {limit} MB, así que se ha dejado de leer',
+  },
+  'import.readTimeout': {
+    zh: '读取文件超过 {seconds} 秒，已停止，请拆分文件后再导入',
+    en: 'Reading the file took more than {seconds} seconds and was stopped: split the file and import the parts',
+    es: 'La lectura del archivo superó los {seconds} segundos y se detuvo: divida el archivo e importe las partes',
+  },
+  'import.busy': {
+    zh: '服务器正在处理 {limit} 个导入，请稍后再试',
+    en: 'The server is already running {limit} imports: try again in a moment',
+    es: 'El servidor ya está ejecutando {limit} importaciones: inténtelo de nuevo en un momento',
+  },
+  'import.stopped': {
+    zh: '写入时第 {rows} 行被拒绝，导入已停止：此前的 {kept} 条记录已导入，其余未导入',
+    en: 'Row {rows} was refused while writing and the import stopped there: the {kept} records before it were imported, the rest were not',
+    es: 'La fila {rows} se rechazó al escribir y la importación se detuvo ahí: se importaron los {kept} registros anteriores, el resto no',
+  },
   'import.notBase64': {
     zh: '文件内容不是有效的 Base64 编码',
     en: 'The file content is not valid Base64',

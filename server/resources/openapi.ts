@@ -23,8 +23,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       security: [{ token: [] }],
     },
     transform: ({ schema, url, route }) => {
-      // Public routes need no token: say so per operation.
-      const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
+      // Public routes need no token: say so per operation. The token is asked for by the
+      // /api plugin's hook (server/app.ts), so a route outside /api (the public trace page
+      // /t/:code) is public by where it lives; inside, by its `public` config.
+      const isPublic = (route.config as { public?: boolean } | undefined)?.public === true || !url.startsWith('/api/');
       return { schema: isPublic ? { ...schema, security: [] } : schema, url };
     },
   });

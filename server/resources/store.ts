@@ -183,28 +183,37 @@ export class ResourceStore {
 
   /**
    * Creates the rows of an imported file, each exactly as `create` would (validation, the
-   * document's rules, the extensions' hooks, references, the caller's scope), in one
-   * transaction: each row in a savepoint of its own, so a refused row leaves no trace and
-   * the rows after it see those before it (a code repeated inside the file is refused as
-   * one already taken). `preview` rolls everything back and answers what each row would
-   * give; `all` keeps the rows only when every one is valid; `validOnly` keeps the valid
-   * ones. One operation-log row for the whole import (docs/import.md).
+   * document's rules, the extensions' hooks, references, the caller's scope): a refused row
+   * leaves no trace and the rows after it see those before it (a code repeated inside the
+   * file is refused as one already taken). `preview` rolls everything back and answers what
+   * each row would give; `all` keeps the rows only when every one is valid; `validOnly`
+   * keeps the valid ones. One operation-log row for the whole import (docs/import.md).
+   *
+   * On PostgreSQL all of it is one transaction (other requests have connections of their
+   * own). PGlite has one session, and a transaction holds it: there the writes run in
+   * slices of about IMPORT_SLICE_MS, each a transaction of its own, and the other requests'
+   * queries go in between (docs/import.md, "Imports on PGlite").
    */
   async importRows(db: Database, req: FastifyRequest, user: SessionUser, rows: ImportRowInput[], opts: ImportOptions): Promise<ImportOutcome> {
     const lang = req.lang;
     const validate = this.importValidator();
     const checked: ImportRowOutcome[] = [];
-    const run = db.transaction(async (tx) => {
-      const owner = await this.owner(tx, user, opts.farmId !== undefined ? { farmId: opts.farmId } : {});
-      const ids: number[] = [];
-      // First what needs no writing: names, the create's schema, owned and fixed fields, cross-field rules.
-      const ready: { outcome: ImportRowOutcome; data: Record<string, unknown>; fields: string[] }[] = [];
+    const ids: number[] = [];
+    const updatedIds: number[] = [];
+    type Ready = { outcome: ImportRowOutcome; data: Record<string, unknown>; fields: string[] };
+    type Owner = { farmId: number | null; blocId: number | null };
+
+    // First what needs no writing: names, the create's schema, owned and fixed fields, cross-field rules.
+    const prepare = async (q: Queryable, owner: Owner): Promise<Ready[]> => {
+      const ready: Ready[] = [];
       const known = new Map<string, number[]>();
-      for (const input of rows) {
+      for (const [i, input] of rows.entries()) {
+        // On PGlite the checks of a large file let other requests in now and then.
+        if (db.engine === 'pglite' && i % 250 === 249) await yieldToOthers();
         const outcome: ImportRowOutcome = { row: input.row, ok: false, errors: [] };
         checked.push(outcome);
         const body: Body = { ...input.body };
-        outcome.errors.push(...(await this.resolveNames(tx, input.names, body, owner, lang, known)));
+        outcome.errors.push(...(await this.resolveNames(q, input.names, body, owner, lang, known)));
         if (!validate(body)) outcome.errors.push(...fieldErrors(validate.errors ?? [], lang));
         if (outcome.errors.length) continue;
         try {
@@ -219,116 +228,128 @@ export class ResourceStore {
           outcome.errors.push(...errors);
         }
       }
-      // Then the create's writes, row by row in file order (a hook sees the rows before).
-      const createOne = async (data: Record<string, unknown>): Promise<number> => {
-        const base = { tx, req, user, lang, doc: this.doc };
-        await this.referencesAround(tx, data, owner, lang, () => this.hooks.run('beforeCreate', { ...base, data, farmId: owner.farmId }));
-        const id = await insertRecord(tx, this.doc, owner, data, user.id);
-        await this.hooks.run('afterCreate', { ...base, data, id, farmId: isSelfOwned(this.doc) ? id : owner.farmId });
-        return id;
-      };
-      // With `update`, a row whose key names a record of the owner's updates it: the file's
-      // fields over the stored record, through the update's rules and hooks (docs/import.md).
-      const key = opts.update ? this.doc.importKey : undefined;
-      const updatedIds: number[] = [];
-      const existing = async (data: Record<string, unknown>): Promise<number | null> => {
-        if (!key || typeof data[key] !== 'string') return null;
-        const p = new Params();
-        const { rows } = await tx.query<{ id: number }>(
-          `SELECT r.id FROM ${rowFrom(this.doc)} WHERE ${rowsOf(this.doc)} AND ${fieldExpr(this.doc, key)} = ${p.add(data[key])}
-              AND ${scopeCondition(this.doc, user, p)} AND ${ownerExprs(this.doc).farm} IS NOT DISTINCT FROM ${p.add(owner.farmId)} ORDER BY r.id LIMIT 1`,
-          p.values,
-        );
-        return rows[0] ? Number(rows[0].id) : null;
-      };
-      const updateOne = async (id: number, item: { data: Record<string, unknown>; fields: string[] }): Promise<number> => {
-        const current = (await this.fetch(tx, user, id, 'FOR UPDATE OF r'))!;
-        const data: Record<string, unknown> = { ...current.data };
-        for (const f of item.fields) if (item.data[f] !== undefined) data[f] = item.data[f];
-        settleOwnedFields(this.doc, data, current.data, lang);
-        settleFixedFields(this.doc, data);
-        assertCrossFieldRules(this.doc, data, lang);
-        const ctx = { tx, req, user, lang, doc: this.doc, id, data, current: current.data, farmId: farmIdOf(current.farm_id) };
-        await this.referencesAround(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, lang, () => this.hooks.run('beforeUpdate', ctx));
-        if (!(await updateRecord(tx, this.doc, id, current.version, data, user.id, current.data))) throw stale();
-        await this.hooks.run('afterUpdate', ctx);
-        return id;
-      };
-      const writeOne = async (item: { outcome: ImportRowOutcome; data: Record<string, unknown>; fields: string[] }): Promise<number> => {
-        const data = structuredClone(item.data);
-        const id = await existing(data);
-        item.outcome.updated = id !== null;
-        return id === null ? createOne(data) : updateOne(id, { data, fields: item.fields });
-      };
-      const succeeded = (outcome: ImportRowOutcome, id: number) => {
-        outcome.ok = true;
-        outcome.id = id;
-        if (outcome.updated) updatedIds.push(id);
-        else ids.push(id);
-      };
-      // A savepoint per chunk of rows: a refused row rolls its chunk back, which is then done
-      // again with a savepoint per row (a hook may have written before refusing). Most rows
-      // pay no savepoint of their own.
-      for (let at = 0; at < ready.length; at += IMPORT_CHUNK) {
-        const chunk = ready.slice(at, at + IMPORT_CHUNK);
-        await tx.query('SAVEPOINT resource_import_chunk');
-        const made: number[] = [];
-        let refused = false;
-        for (const item of chunk) {
-          try {
-            made.push(await writeOne(item));
-          } catch (e) {
-            if (!refusalErrors(e, lang)) throw e;
-            refused = true;
-            break;
-          }
-        }
-        if (!refused) {
-          await tx.query('RELEASE SAVEPOINT resource_import_chunk');
-          chunk.forEach((item, i) => succeeded(item.outcome, made[i]));
-          continue;
-        }
-        await tx.query('ROLLBACK TO SAVEPOINT resource_import_chunk');
-        await tx.query('RELEASE SAVEPOINT resource_import_chunk');
-        for (const item of chunk) {
-          await tx.query('SAVEPOINT resource_import_row');
-          try {
-            const id = await writeOne(item);
-            await tx.query('RELEASE SAVEPOINT resource_import_row');
-            succeeded(item.outcome, id);
-          } catch (e) {
-            await tx.query('ROLLBACK TO SAVEPOINT resource_import_row');
-            const errors = refusalErrors(e, lang);
-            if (!errors) throw e;
-            item.outcome.errors.push(...errors);
-          }
+      return ready;
+    };
+
+    // Then the create's writes, row by row in file order (a hook sees the rows before).
+    const createOne = async (tx: Queryable, owner: Owner, data: Record<string, unknown>): Promise<number> => {
+      const base = { tx, req, user, lang, doc: this.doc };
+      await this.referencesAround(tx, data, owner, lang, () => this.hooks.run('beforeCreate', { ...base, data, farmId: owner.farmId }));
+      const id = await insertRecord(tx, this.doc, owner, data, user.id);
+      await this.hooks.run('afterCreate', { ...base, data, id, farmId: isSelfOwned(this.doc) ? id : owner.farmId });
+      return id;
+    };
+    // With `update`, a row whose key names a record of the owner's updates it: the file's
+    // fields over the stored record, through the update's rules and hooks (docs/import.md).
+    const key = opts.update ? this.doc.importKey : undefined;
+    const existing = async (tx: Queryable, owner: Owner, data: Record<string, unknown>): Promise<number | null> => {
+      if (!key || typeof data[key] !== 'string') return null;
+      const p = new Params();
+      const { rows: found } = await tx.query<{ id: number }>(
+        `SELECT r.id FROM ${rowFrom(this.doc)} WHERE ${rowsOf(this.doc)} AND ${fieldExpr(this.doc, key)} = ${p.add(data[key])}
+            AND ${scopeCondition(this.doc, user, p)} AND ${ownerExprs(this.doc).farm} IS NOT DISTINCT FROM ${p.add(owner.farmId)} ORDER BY r.id LIMIT 1`,
+        p.values,
+      );
+      return found[0] ? Number(found[0].id) : null;
+    };
+    const updateOne = async (tx: Queryable, id: number, item: { data: Record<string, unknown>; fields: string[] }): Promise<number> => {
+      const current = (await this.fetch(tx, user, id, 'FOR UPDATE OF r'))!;
+      const data: Record<string, unknown> = { ...current.data };
+      for (const f of item.fields) if (item.data[f] !== undefined) data[f] = item.data[f];
+      settleOwnedFields(this.doc, data, current.data, lang);
+      settleFixedFields(this.doc, data);
+      assertCrossFieldRules(this.doc, data, lang);
+      const ctx = { tx, req, user, lang, doc: this.doc, id, data, current: current.data, farmId: farmIdOf(current.farm_id) };
+      await this.referencesAround(tx, data, { farmId: current.farm_id, blocId: current.bloc_id }, lang, () => this.hooks.run('beforeUpdate', ctx));
+      if (!(await updateRecord(tx, this.doc, id, current.version, data, user.id, current.data))) throw stale();
+      await this.hooks.run('afterUpdate', ctx);
+      return id;
+    };
+    const writeOne = async (tx: Queryable, owner: Owner, item: Ready): Promise<number> => {
+      const data = structuredClone(item.data);
+      const id = await existing(tx, owner, data);
+      item.outcome.updated = id !== null;
+      return id === null ? createOne(tx, owner, data) : updateOne(tx, id, { data, fields: item.fields });
+    };
+    const succeeded = (outcome: ImportRowOutcome, id: number) => {
+      outcome.ok = true;
+      outcome.id = id;
+      if (outcome.updated) updatedIds.push(id);
+      else ids.push(id);
+    };
+    // A savepoint per chunk of rows: a refused row rolls its chunk back, which is then done
+    // again with a savepoint per row (a hook may have written before refusing). Most rows
+    // pay no savepoint of their own. True when a row of the chunk was refused.
+    const writeChunk = async (tx: Queryable, owner: Owner, chunk: Ready[]): Promise<boolean> => {
+      await tx.query('SAVEPOINT resource_import_chunk');
+      const made: number[] = [];
+      let refused = false;
+      for (const item of chunk) {
+        try {
+          made.push(await writeOne(tx, owner, item));
+        } catch (e) {
+          if (!refusalErrors(e, lang)) throw e;
+          refused = true;
+          break;
         }
       }
+      if (!refused) {
+        await tx.query('RELEASE SAVEPOINT resource_import_chunk');
+        chunk.forEach((item, i) => succeeded(item.outcome, made[i]));
+        return false;
+      }
+      await tx.query('ROLLBACK TO SAVEPOINT resource_import_chunk');
+      await tx.query('RELEASE SAVEPOINT resource_import_chunk');
+      for (const item of chunk) {
+        await tx.query('SAVEPOINT resource_import_row');
+        try {
+          const id = await writeOne(tx, owner, item);
+          await tx.query('RELEASE SAVEPOINT resource_import_row');
+          succeeded(item.outcome, id);
+        } catch (e) {
+          await tx.query('ROLLBACK TO SAVEPOINT resource_import_row');
+          const errors = refusalErrors(e, lang);
+          if (!errors) throw e;
+          item.outcome.errors.push(...errors);
+        }
+      }
+      return true;
+    };
+    const logImport = async (tx: Queryable, owner: Owner, skipped: number) => {
+      if (!ids.length && !updatedIds.length) return;
       // The log lists the records in file order.
       ids.sort((a, b) => a - b);
       updatedIds.sort((a, b) => a - b);
-      const invalid = checked.filter((r) => !r.ok);
-      if (opts.mode === 'preview') throw new ImportRollback();
-      if (opts.mode === 'all' && invalid.length) throw importRefusal(invalid, lang);
-      if (ids.length || updatedIds.length) {
-        const names = auditNames(this.doc);
-        await audit(tx, req, {
-          action: `${names.action}.import`,
-          resource: names.resource,
-          recordId: null,
-          changes: {
-            farmId: owner.farmId, blocId: owner.blocId, mode: opts.mode, fileName: opts.fileName, count: ids.length, skipped: invalid.length, ids,
-            ...(updatedIds.length ? { updated: updatedIds.length, updatedIds } : {}),
-          },
-        });
-      }
-      return ids.length + updatedIds.length;
-    });
+      const names = auditNames(this.doc);
+      await audit(tx, req, {
+        action: `${names.action}.import`,
+        resource: names.resource,
+        recordId: null,
+        changes: {
+          farmId: owner.farmId, blocId: owner.blocId, mode: opts.mode, fileName: opts.fileName, count: ids.length, skipped, ids,
+          ...(updatedIds.length ? { updated: updatedIds.length, updatedIds } : {}),
+        },
+      });
+    };
+    const ownerOf = (q: Queryable) => this.owner(q, user, opts.farmId !== undefined ? { farmId: opts.farmId } : {});
+
     let imported = 0;
-    try {
-      imported = await run;
-    } catch (e) {
-      if (!(e instanceof ImportRollback)) throw e;
+    if (db.engine === 'pglite') imported = await this.importInSlices(db, opts, { prepare, writeChunk, logImport, ownerOf, checked, ids, updatedIds, lang });
+    else {
+      try {
+        imported = await db.transaction(async (tx) => {
+          const owner = await ownerOf(tx);
+          const ready = await prepare(tx, owner);
+          for (let at = 0; at < ready.length; at += IMPORT_CHUNK) await writeChunk(tx, owner, ready.slice(at, at + IMPORT_CHUNK));
+          const invalid = checked.filter((r) => !r.ok);
+          if (opts.mode === 'preview') throw new ImportRollback();
+          if (opts.mode === 'all' && invalid.length) throw importRefusal(invalid, lang);
+          await logImport(tx, owner, invalid.length);
+          return ids.length + updatedIds.length;
+        });
+      } catch (e) {
+        if (!(e instanceof ImportRollback)) throw e;
+      }
     }
     // A preview's rows were created and rolled back: their ids mean nothing.
     if (opts.mode === 'preview') for (const r of checked) delete r.id;
@@ -336,6 +357,99 @@ export class ResourceStore {
     const valid = checked.filter((r) => r.ok).length;
     const updated = checked.filter((r) => r.ok && r.updated).length;
     return { mode: opts.mode, total: checked.length, valid, invalid: checked.length - valid, imported: opts.mode === 'preview' ? 0 : imported, updated, rows: checked };
+  }
+
+  /**
+   * An import on PGlite (docs/import.md, "Imports on PGlite"): the checks that need no
+   * writing read outside any transaction; then the rows are written in slices, each one
+   * transaction of about IMPORT_SLICE_MS, with the other requests' queries let in between.
+   * `preview` rolls every slice back (a hook sees the rows of its own slice before a row,
+   * not those of earlier slices). `validOnly` commits each slice. `all` first judges every
+   * row as a preview does and refuses, with nothing written, when one is invalid; then
+   * commits slice by slice, and a row refused only then (a code taken meanwhile, or one
+   * repeated in the file further apart than a slice) rolls its slice back and ends the
+   * import there: the slices before it stay, and the refusal says which rows were kept.
+   * The log row is written after the last slice, in a transaction of its own.
+   */
+  private async importInSlices(
+    db: Database,
+    opts: ImportOptions,
+    run: {
+      prepare: (q: Queryable, owner: { farmId: number | null; blocId: number | null }) => Promise<{ outcome: ImportRowOutcome; data: Record<string, unknown>; fields: string[] }[]>;
+      writeChunk: (tx: Queryable, owner: { farmId: number | null; blocId: number | null }, chunk: { outcome: ImportRowOutcome; data: Record<string, unknown>; fields: string[] }[]) => Promise<boolean>;
+      logImport: (tx: Queryable, owner: { farmId: number | null; blocId: number | null }, skipped: number) => Promise<void>;
+      ownerOf: (q: Queryable) => Promise<{ farmId: number | null; blocId: number | null }>;
+      checked: ImportRowOutcome[];
+      ids: number[];
+      updatedIds: number[];
+      lang: Lang;
+    },
+  ): Promise<number> {
+    const { checked, ids, updatedIds } = run;
+    const owner = await run.ownerOf(db);
+    const ready = await run.prepare(db, owner);
+    /** Every ready row through writeChunk, a slice per transaction; `keep` commits the slices. */
+    const pass = async (keep: boolean, stopAtRefusal: boolean): Promise<{ stoppedAt: number | null }> => {
+      let at = 0;
+      let lastSliceMs = IMPORT_SLICE_MS;
+      while (at < ready.length) {
+        if (at > 0) await letOthersIn(db, lastSliceMs);
+        const from = at;
+        const sliceStarted = performance.now();
+        try {
+          await db.transaction(async (tx) => {
+            const started = performance.now();
+            do {
+              const chunk = ready.slice(at, at + IMPORT_SLICE_CHUNK);
+              const refused = await run.writeChunk(tx, owner, chunk);
+              if (refused && stopAtRefusal) throw new ImportStop(at);
+              at += chunk.length;
+            } while (at < ready.length && performance.now() - started < IMPORT_SLICE_MS);
+            if (!keep) throw new ImportRollback();
+          });
+        } catch (e) {
+          if (e instanceof ImportStop) {
+            // The slice is rolled back: its rows are not kept, whatever the outcomes said.
+            for (const item of ready.slice(from)) {
+              if (item.outcome.ok) {
+                item.outcome.ok = false;
+                const list = item.outcome.updated ? updatedIds : ids;
+                list.splice(list.indexOf(item.outcome.id!), 1);
+                delete item.outcome.id;
+              }
+            }
+            return { stoppedAt: from };
+          }
+          if (!(e instanceof ImportRollback)) throw e;
+        }
+        lastSliceMs = performance.now() - sliceStarted;
+      }
+      return { stoppedAt: null };
+    };
+    if (opts.mode === 'preview') {
+      await pass(false, false);
+      return 0;
+    }
+    if (opts.mode === 'all') {
+      await pass(false, false);
+      const invalid = checked.filter((r) => !r.ok);
+      if (invalid.length) throw importRefusal(invalid, run.lang);
+      for (const r of checked) {
+        r.ok = false;
+        delete r.id;
+        delete r.updated;
+      }
+      ids.length = 0;
+      updatedIds.length = 0;
+    }
+    const { stoppedAt } = await pass(true, opts.mode === 'all');
+    const skipped = checked.filter((r) => !r.ok).length;
+    await db.transaction((tx) => run.logImport(tx, owner, skipped));
+    if (stoppedAt !== null) {
+      const refused = checked.filter((r) => r.errors.length);
+      throw importStopped(refused, ids.length + updatedIds.length, run.lang);
+    }
+    return ids.length + updatedIds.length;
   }
 
   /** The create body's validator, compiled once. */
@@ -622,6 +736,45 @@ export interface ImportOutcome {
 
 /** Rows written under one savepoint (store.importRows). */
 const IMPORT_CHUNK = 100;
+/** On PGlite: the time one transaction of an import may hold the database before letting others in. */
+const IMPORT_SLICE_MS = 25;
+/** On PGlite: the longest the import waits between two slices while others keep the database busy. */
+const IMPORT_GAP_MAX_MS = 200;
+/** On PGlite: rows under one savepoint inside a slice (a slice ends between chunks). */
+const IMPORT_SLICE_CHUNK = 10;
+
+/** Lets the queries of other requests, queued on PGlite's one session, run. */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Between two slices of an import on PGlite: queries queue on the one session in order, so
+ * a ping returns once those queued before it ran. When the first ping meets no queue nobody
+ * waits, and the next slice starts. When others were waiting (a slow ping), they get at
+ * least as long as the slice took: a page request is several queries with JavaScript in
+ * between, and a ping that finds the queue empty for a moment does not mean they are done.
+ * Never longer than IMPORT_GAP_MAX_MS.
+ */
+async function letOthersIn(db: Queryable, sliceMs: number): Promise<void> {
+  const started = performance.now();
+  let othersWaited = false;
+  for (;;) {
+    await yieldToOthers();
+    const ping = performance.now();
+    await db.query('SELECT 1');
+    const now = performance.now();
+    const queued = now - ping >= 2;
+    othersWaited ||= queued;
+    if (!othersWaited || now - started >= Math.min(IMPORT_GAP_MAX_MS, Math.max(sliceMs, IMPORT_SLICE_MS))) return;
+    if (!queued) await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** Ends an `all` import on PGlite at the slice (its first row's index) where a row was refused. */
+class ImportStop extends Error {
+  constructor(readonly at: number) {
+    super('import stopped');
+  }
+}
 
 /** Thrown to roll a preview back once every row was tried. */
 class ImportRollback extends Error {}
@@ -637,6 +790,15 @@ function refusalErrors(e: unknown, lang: Lang): FieldError[] | null {
   const code = (e as { code?: unknown }).code;
   if (code === '23505') return [{ field: '', message: t(lang, 'common.duplicate') }];
   return null;
+}
+
+/** `all` on PGlite refused while writing: 40001 naming the rows, and how many were kept before. */
+function importStopped(refused: ImportRowOutcome[], kept: number, lang: Lang) {
+  const sep = lang === 'zh' ? '、' : ', ';
+  const numbers = refused.slice(0, 20).map((r) => r.row).join(sep) + (refused.length > 20 ? `${sep}…` : '');
+  return business(msg['import.stopped'], { rows: numbers, kept }, (l: Lang) =>
+    refused.flatMap((r) => r.errors.map((e) => ({ field: `rows.${r.row}${e.field ? `.${e.field}` : ''}`, message: t(l, msg['import.rowError'], { row: r.row, message: e.message }) }))).slice(0, 500),
+  );
 }
 
 /** `all` with invalid rows: 40001 naming them, every row's problems as `rows.<row>.<field>`. */

@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { createAjv } from '../../runtime/schema/ajv.ts';
+import { withInputRules } from '../../runtime/schema/input-rules.ts';
 import { crossFieldProblems } from '../../runtime/schema/cross-rules.ts';
 import { fieldProblems } from '../../runtime/schema/messages.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
@@ -50,5 +51,6 @@ export function assertCrossFieldRules(doc: ResourceDocument, record: Record<stri
 
 /** A body validator compiled with the routes' own ajv setup (no coercion), for bodies a route builds itself (an import's rows). */
 export function compileBodyValidator(schema: object) {
-  return bodyAjv.compile(schema);
+  // With the rules of every field, as the routes' own schemas get them (server/http/input-guard.ts).
+  return bodyAjv.compile(withInputRules(schema));
 }

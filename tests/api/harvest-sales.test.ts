@@ -157,7 +157,7 @@ describe.each(engines())('harvest, sales and trace on $name', (engine) => {
     const pesticide = await ok(farm, 'POST', '/api/farmMaterials/list', { goodsCode: 'SI-TEST', name: '测试杀虫剂', category: 'pesticide', unit: '瓶', safetyIntervalDays: 10 });
     await ok(farm, 'POST', '/api/farmMaterials/movements/stockIn', { storeId: stores.rows[0].id, movedOn: '2032-06-01', lines: [{ materialId: pesticide.id, quantity: 5, unitPrice: 20 }] });
     const out = await ok(farm, 'POST', '/api/farmMaterials/movements/stockOut', { storeId: stores.rows[0].id, movedOn: '2032-06-10', groupId: group.id, lines: [{ materialId: pesticide.id, quantity: 1 }] });
-    const inside = (await harvest(farm, group.id, 50, '2032-06-19')).data;
+    const inside = (await call(t, farm, 'POST', '/api/farmHarvest/harvests', { groupId: group.id, harvestedOn: '2032-06-19', quantity: 50, unit: '公斤', grade: 'first', safetyOverrideReason: '霜冻前抢收' })).data;
     expect(inside.safety).toBe('inInterval');
     expect(inside.safetyFlags).toEqual([{ movementId: out.id, movementNumber: out.number, material: '测试杀虫剂', appliedOn: '2032-06-10', intervalDays: 10, safeFrom: '2032-06-20' }]);
     const after = (await harvest(farm, group.id, 50, '2032-06-20')).data;

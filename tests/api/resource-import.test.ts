@@ -223,7 +223,7 @@ describe.each(engines())('resource import on $name', (engine) => {
     expect(huge.statusCode).toBe(413);
     const lines = ['goodsCode,name,category,unit', ...Array.from({ length: 5001 }, (_, i) => `L-${i},n,fertilizer,bag`)];
     const long = await call(t, farm, 'POST', `${LIST}/import`, { mode: 'preview', content: csv(lines) });
-    expect(long.message).toBe('文件有 5001 行数据，一次最多导入 5000 行');
+    expect(long.message).toBe('文件的数据超过 5000 行，一次最多导入 5000 行：超出的部分没有读取');
     const unknown = await call(t, farm, 'POST', `${LIST}/import`, { mode: 'preview', content: csv(['foo,bar', '1,2']) }, 'en');
     expect(unknown.status).toBe(40001);
     expect(unknown.message).toContain('Goods code');

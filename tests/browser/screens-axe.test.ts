@@ -67,7 +67,9 @@ async function fillers(token: string): Promise<Record<string, string>> {
   const combo = (await first<Row>('/api/fertilizerFactory/combos/page?pageIndex=1&pageSize=1&sort=id')) ?? { id: 0 };
   // A farm material the manufacturer wrote an article for (the seed's FW-001 of the first farm).
   const withArticle = (await first<Row>('/api/farmMaterials/list/page?pageIndex=1&pageSize=1&sort=id&goodsCode=FW-001')) ?? { id: 0 };
+  const harvest = (await first<Row>('/api/farmHarvest/harvests/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
   return {
+    '/farmHarvest/lotTrace/:id': `/farmHarvest/lotTrace/${harvest.id}`,
     '/fertilizerFactory/article/:id': `/fertilizerFactory/article/${product.id}`,
     '/fertilizerFactory/comboArticle/:id': `/fertilizerFactory/comboArticle/${combo.id}`,
     '/farmMaterialsManage/article/:id': `/farmMaterialsManage/article/${withArticle.id}`,

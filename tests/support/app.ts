@@ -25,7 +25,7 @@ export interface TestApp {
 export async function createTestApp(engine: Engine, overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
   const db = await engine.openSeeded();
   const dir = mkdtempSync(join(tmpdir(), 'farm-test-'));
-  const config: ServerConfig = { ...loadConfig({ DATA_DIR: dir, DEVICE_SIMULATOR: 'off' }), distDir: join(dir, 'no-dist'), ...overrides };
+  const config: ServerConfig = { ...loadConfig({ DATA_DIR: dir, DEVICE_SIMULATOR: 'off', PUBLIC_BASE_URL: 'https://trace.farm.test' }), distDir: join(dir, 'no-dist'), ...overrides };
   const app = await buildApp({ db, config });
   await app.ready();
   return {

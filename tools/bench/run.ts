@@ -49,6 +49,10 @@ const BENCHES: Record<string, Bench> = {
     description: 'stock ledger: stock-outs of one material by 20 concurrent writers (throughput, p50/p99), the running-balance ledger page of a material with 100,000 movements (first, middle, last), PGlite and PostgreSQL',
     load: () => import('./stock.ts'),
   },
+  import: {
+    description: 'imports: a 5,000-row catalogue file as CSV and as xlsx (validOnly), rows per second, and p50/p99 of 10 clients reading a page meanwhile, PGlite and PostgreSQL',
+    load: () => import('./import.ts'),
+  },
   'console-load': {
     description: 'the real console built and served by the real server, cold cache in headless Chromium: JavaScript per route, login form ready, login to a table with rows',
     load: () => import('./console-load.ts'),

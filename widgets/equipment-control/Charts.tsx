@@ -10,6 +10,7 @@ import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
+import { csvDocument } from '../../runtime/format/csv.ts';
 import { isHttpError } from '../../runtime/widgets/api.ts';
 import type { Unit } from './live.ts';
 import { UNITS, type Texts } from './texts.ts';
@@ -68,9 +69,9 @@ export function ChartsView({ services, texts, units, defaultKind, defaultRange }
 
   const exportCsv = () => {
     if (!data) return;
-    const quoted = (v: string | null) => `"${(v ?? '').replace(/"/g, '""')}"`;
-    const lines = ['time,farm,place,avg,min,max,n', ...data.series.flatMap((s) => s.points.map((p) => `${p.t},${quoted(s.farmName)},${quoted(s.place)},${p.avg},${p.min},${p.max},${p.n}`))];
-    const blob = new Blob([`\ufeff${lines.join('\n')}`], { type: 'text/csv;charset=utf-8' });
+    // Farm and place names are people's text: csvDocument keeps a formula-like one inert.
+    const rows = [['time', 'farm', 'place', 'avg', 'min', 'max', 'n'], ...data.series.flatMap((s) => s.points.map((p) => [p.t, s.farmName, s.place, p.avg, p.min, p.max, p.n]))];
+    const blob = new Blob([csvDocument(rows)], { type: 'text/csv;charset=utf-8' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = `${kind}-${new Date().toISOString().slice(0, 10)}.csv`;
