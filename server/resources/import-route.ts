@@ -8,6 +8,7 @@ import { operationEndpoint } from '../../runtime/protocol/operations.ts';
 import { requireCan } from '../http/guard.ts';
 import { ImportFileError, sheetRows } from './import-file.ts';
 import { importSlotsOf } from './import-slots.ts';
+import { loadConfig } from '../config.ts';
 import { msg } from './messages.ts';
 import { envelopeSchema, errorReplySchema } from './page.ts';
 import type { ImportOutcome, ResourceStore } from './store.ts';
@@ -76,13 +77,26 @@ function fileRefusal(e: ImportFileError, doc: ResourceDocument, lang: Lang) {
 const contentRefusal = (key: keyof typeof msg, params: Record<string, string | number>) =>
   business(msg[key], params, (l: Lang): FieldError[] => [{ field: 'content', message: t(l, msg[key], params) }]);
 
+/** Limits of an engine registered without the server's config (alone, as some tests do): the defaults, one set per app. */
+const standalone = new WeakMap<FastifyInstance, { importConcurrency: number; importReadTimeoutMs: number }>();
+function importLimitsOf(app: FastifyInstance): { importConcurrency: number; importReadTimeoutMs: number } {
+  if (app.hasDecorator('config')) return app.config;
+  let limits = standalone.get(app);
+  if (!limits) {
+    const { importConcurrency, importReadTimeoutMs } = loadConfig({});
+    limits = { importConcurrency, importReadTimeoutMs };
+    standalone.set(app, limits);
+  }
+  return limits;
+}
+
 /**
  * `POST {base}/import` (docs/import.md): a spreadsheet's rows created as records, each as
  * `POST {base}` would create it, with the create's authority and element code.
  */
 export function registerImportRoute(app: FastifyInstance, doc: ResourceDocument, store: ResourceStore, grants: Grant[]): void {
   const grant = authorityDoc(grants);
-  const slots = importSlotsOf(app.config);
+  const slots = importSlotsOf(importLimitsOf(app));
   if (!closing.has(slots)) {
     closing.add(slots);
     app.addHook('onClose', () => slots.close());
