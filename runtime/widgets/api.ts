@@ -79,3 +79,9 @@ export function widgetFor(name: string): WidgetLookup {
 
 /** A failed request of the data provider, told apart from a widget's own errors. */
 export { isHttpError } from '../http/errors.ts';
+
+/**
+ * A CSV document whose cells a spreadsheet never evaluates (runtime/format/csv.ts, the one
+ * neutraliser of every CSV the console and the server write): widgets that export use it.
+ */
+export { csvDocument } from '../format/csv.ts';

@@ -10,7 +10,7 @@ import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
-import { csvDocument } from '../../runtime/format/csv.ts';
+import { csvDocument } from '../../runtime/widgets/api.ts';
 import { isHttpError } from '../../runtime/widgets/api.ts';
 import type { Unit } from './live.ts';
 import { UNITS, type Texts } from './texts.ts';
