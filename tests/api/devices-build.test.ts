@@ -10,19 +10,12 @@
 import { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
+import { until } from '../support/devices-support.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, makeUser } from './resource-fixtures.ts';
 import { deviceServiceOf } from '../../server/devices/plugin.ts';
 import type { DeviceService } from '../../server/devices/service.ts';
 
-const until = async (check: () => Promise<boolean> | boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not met in time');
-};
 
 for (const engine of engines()) {
   describe(`system build on ${engine.name}`, () => {

@@ -15,11 +15,11 @@
  *
  * The test plays the gateway with its own MQTT client.
  */
-import { connect as netConnect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { MqttClient, connect, type IClientOptions } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
+import { until, mosquittoReachable } from '../support/devices-support.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call } from './resource-fixtures.ts';
 import { deviceServiceOf } from '../../server/devices/plugin.ts';
@@ -29,29 +29,7 @@ import { loadConfig, type ServerConfig } from '../../server/config.ts';
 
 const OFFLINE_AFTER_S = 3;
 
-const until = async (check: () => Promise<boolean> | boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not met in time');
-};
 
-async function mosquittoReachable(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = netConnect({ host: '127.0.0.1', port: 1883 });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-    setTimeout(() => {
-      s.destroy();
-      resolve(false);
-    }, 500);
-  });
-}
 
 /** The server-sent events of /api/devices/events, read as a console reads them. */
 async function openStream(base: string, token: string) {
