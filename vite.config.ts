@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './tools/precompress.ts';
+import { antdCssByComponent } from './tools/antd-css.ts';
 
 // The console: index.html at the root, runtime/main.tsx as the entry, dist/ as the output
 // that the API server serves. In development /api goes to the API server (npm run dev).
 export default defineConfig({
   // precompressPlugin: .br and .gz copies of every text file, served by server/http/static.ts.
-  plugins: [react(), iconsByFile(), screenHelpApart(), schemasChecked(), precompressPlugin()],
+  // antdCssByComponent: antd's static CSS cut by component, each beside its chunk (tools/antd-css.ts).
+  plugins: [react(), iconsByFile(), screenHelpApart(), schemasChecked(), antdCssByComponent({ stylesEntry: /[\\/]runtime[\\/]shell[\\/]frame[\\/]antd-styles\.css$/ }), precompressPlugin()],
   publicDir: 'public',
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
@@ -52,7 +54,7 @@ export default defineConfig({
  * that megabyte part of the first load. Named imports (ours and those of libraries such as
  * @rjsf/antd) are rewritten to one file per icon.
  */
-function iconsByFile(): Plugin {
+export function iconsByFile(): Plugin {
   const named = /import\s*\{([^}]*)\}\s*from\s*['"]@ant-design\/icons['"];?/g;
   return {
     name: 'console:icons-by-file',
@@ -83,7 +85,7 @@ function iconsByFile(): Plugin {
  * module of its own, so that Vite's JSON handling never sees it). The development server
  * keeps the documents whole.
  */
-function screenHelpApart(): Plugin {
+export function screenHelpApart(): Plugin {
   const SCREEN = /[\\/]schemas[\\/]screens[\\/].+\.json$/;
   const PREFIX = '\0screen-help:';
   let build = false;

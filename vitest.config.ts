@@ -17,7 +17,16 @@ export default defineConfig({
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'], environment: 'node', isolate: false },
       },
       {
-        test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 60_000, hookTimeout: 120_000 },
+        test: {
+          name: 'api',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          isolate: false,
+          // The seeded image and template built once, before the files (not by both workers at once).
+          globalSetup: ['tests/api/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         test: {

@@ -2,8 +2,10 @@ import Fastify, { type FastifyInstance, type FastifyError, type FastifyPluginAsy
 import { existsSync } from 'node:fs';
 import type { Database } from './db/database.ts';
 import type { ServerConfig } from './config.ts';
+import { sharedCompilersFactory } from './http/shared-compilers.ts';
 import { TokenService, tokenFromHeader } from './auth/tokens.ts';
-import { loadSessionUser, type SessionUser } from './auth/session-user.ts';
+import type { SessionUser } from './auth/session-user.ts';
+import { SessionUserCache } from './auth/session-cache.ts';
 import type { ErrorObject } from 'ajv';
 import { ApiError, Status, type Envelope } from './http/envelope.ts';
 import { fieldErrors } from './resources/validation.ts';
@@ -17,12 +19,17 @@ import { registerConsoleFiles, sendConsoleIndex } from './http/static.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerInputGuards } from './http/input-guard.ts';
 import { addInputKeywords } from '../runtime/schema/input-rules.ts';
+import { createSmsSender, type SmsSender } from './sms/sender.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     tokens: TokenService;
+    /** The session users, cached while their epoch and the session generation hold (server/auth/session-cache.ts). */
+    sessionUsers: SessionUserCache;
     config: ServerConfig;
+    /** Codes and notices by text message: one sender for the whole server (server/sms/sender.ts). */
+    sms: SmsSender;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -51,13 +58,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: BODY_LIMIT,
     trustProxy: process.env.TRUST_PROXY === '1',
+    // Registering the API compiles hundreds of route schemas: seconds on a quiet machine, more
+    // than Fastify's 10 s default on a loaded 2-core one, where a start must still succeed
+    // (PLUGIN_TIMEOUT_MS changes it).
+    pluginTimeout: Number(process.env.PLUGIN_TIMEOUT_MS) || 120_000,
+    // Fastify's own compilers, with what they compiled shared by the process's servers.
+    schemaController: { compilersFactory: sharedCompilersFactory },
     // verbose: errors carry their schema, so that messages name the field by its x-title
     // (runtime/schema/messages.ts); the annotation keywords are known, not strict-mode noise.
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, verbose: true, keywords: [...ANNOTATION_KEYWORDS] }, plugins: [addInputKeywords] },
   });
   app.decorate('db', opts.db);
   app.decorate('tokens', opts.tokens ?? (await TokenService.create(opts.db)));
+  app.decorate('sessionUsers', new SessionUserCache(opts.db));
   app.decorate('config', opts.config);
+  app.decorate('sms', createSmsSender(opts.config, app.log));
   app.decorateRequest('user', null);
   app.decorateRequest('token', null);
   app.decorateRequest('lang', 'zh');
@@ -99,7 +114,7 @@ const api: FastifyPluginAsync = async (app) => {
     const token = tokenFromHeader(req.headers.authorization);
     if (token) {
       const claims = await app.tokens.verify(token);
-      const user = claims ? await loadSessionUser(app.db, { id: claims.userId }) : null;
+      const user = claims ? await app.sessionUsers.get(claims) : null;
       if (user && user.status === 1) {
         req.user = user;
         req.token = token;

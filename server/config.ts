@@ -24,6 +24,11 @@ export interface ServerConfig {
   mqttPort?: number;
   /** The address the embedded broker's TCP port binds (MQTT_HOST; loopback by default). */
   mqttHost: string;
+  /**
+   * The embedded broker's MQTTS listener (MQTT_TLS_PORT, on MQTT_HOST) with the PEM files
+   * MQTT_TLS_CERT and MQTT_TLS_KEY: real gateways over a network should use this one.
+   */
+  mqttTls?: { port: number; certFile: string; keyFile: string };
   /** First level(s) of every device topic: {root}/{farmId}/device/{code}/… */
   mqttTopicRoot: string;
   /** Several API instances on one external broker share the device messages ($share/{group}/…). */
@@ -52,6 +57,43 @@ export interface ServerConfig {
    * Host or X-Forwarded-* headers. Unset: QR codes are refused with a sentence saying so.
    */
   publicBaseUrl?: string;
+  /** Uploaded files (docs/resources.md, "Files"): where their bytes live. */
+  fileStorage: FileStorageConfig;
+  /** One uploaded file at most (FILE_MAX_BYTES, default 10 MiB): caps every file field's own maxBytes. */
+  fileMaxBytes: number;
+}
+
+/**
+ * FILE_STORAGE=folder (default: FILE_DIR, else <DATA_DIR>/files) or FILE_STORAGE=s3 with
+ * S3_ENDPOINT, S3_REGION (default us-east-1), S3_BUCKET, S3_ACCESS_KEY_ID,
+ * S3_SECRET_ACCESS_KEY, S3_PREFIX (default ''), S3_PATH_STYLE (default 1; 0 for
+ * virtual-hosted addressing). An s3 configuration missing a value stops the server at start.
+ */
+export type FileStorageConfig =
+  | { kind: 'folder'; dir?: string }
+  | { kind: 's3'; endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; prefix: string; pathStyle: boolean };
+
+export function fileStorageOf(env: NodeJS.ProcessEnv): FileStorageConfig {
+  const kind = env.FILE_STORAGE || 'folder';
+  if (kind === 'folder') return { kind, dir: env.FILE_DIR ? resolve(env.FILE_DIR) : undefined };
+  if (kind !== 's3') throw new Error(`FILE_STORAGE must be folder or s3: ${kind}`);
+  const need = (name: string) => {
+    const v = env[name];
+    if (!v) throw new Error(`FILE_STORAGE=s3 needs ${name}`);
+    return v;
+  };
+  const endpoint = need('S3_ENDPOINT');
+  if (!/^https?:\/\/[^/?#]+/.test(endpoint)) throw new Error(`S3_ENDPOINT must be an http(s) address: ${endpoint}`);
+  return {
+    kind,
+    endpoint,
+    region: env.S3_REGION || 'us-east-1',
+    bucket: need('S3_BUCKET'),
+    accessKeyId: need('S3_ACCESS_KEY_ID'),
+    secretAccessKey: need('S3_SECRET_ACCESS_KEY'),
+    prefix: env.S3_PREFIX ?? '',
+    pathStyle: env.S3_PATH_STYLE !== '0',
+  };
 }
 
 /**
@@ -92,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mqttTopicRoot: env.MQTT_TOPIC_ROOT || 'farm',
     mqttSharedGroup: env.MQTT_SHARED_GROUP || undefined,
     mqttHost: env.MQTT_HOST || '127.0.0.1',
+    mqttTls: mqttTlsOf(env),
     deviceSimulator: simulatorOn(env),
     commandTimeoutMs: Number(env.DEVICE_COMMAND_TIMEOUT_MS ?? 15_000),
     deviceOfflineAfterS: Number(env.DEVICE_OFFLINE_AFTER_S ?? 180),
@@ -100,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     importConcurrency: Math.max(1, Number(env.IMPORT_CONCURRENCY ?? 2) || 2),
     importReadTimeoutMs: Number(env.IMPORT_READ_TIMEOUT_MS ?? 30_000),
     publicBaseUrl: publicBaseUrlOf(env.PUBLIC_BASE_URL),
+    fileStorage: fileStorageOf(env),
+    fileMaxBytes: Math.max(1024, Number(env.FILE_MAX_BYTES ?? 10 * 1024 * 1024) || 10 * 1024 * 1024),
   };
 }
 
@@ -107,5 +152,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 export function simulatorOn(env: NodeJS.ProcessEnv): boolean {
   if (env.DEVICE_SIMULATOR === 'on') return true;
   if (env.DEVICE_SIMULATOR === 'off') return false;
-  return !env.MQTT_URL && !env.MQTT_PORT;
+  return !env.MQTT_URL && !env.MQTT_PORT && !env.MQTT_TLS_PORT;
+}
+
+/**
+ * MQTT_TLS_PORT with its certificate and key files; a port without both files (or files
+ * without a port) stops the server at start rather than listening in plain text or not at all.
+ */
+function mqttTlsOf(env: NodeJS.ProcessEnv): ServerConfig['mqttTls'] {
+  const { MQTT_TLS_PORT: port, MQTT_TLS_CERT: cert, MQTT_TLS_KEY: key } = env;
+  if (!port && !cert && !key) return undefined;
+  if (!port || !cert || !key) {
+    throw new Error('MQTT_TLS_PORT, MQTT_TLS_CERT and MQTT_TLS_KEY go together: set all three (the port and the PEM certificate and key files) or none');
+  }
+  const n = Number(port);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`MQTT_TLS_PORT must be a port number, not "${port}"`);
+  return { port: n, certFile: resolve(cert), keyFile: resolve(key) };
 }

@@ -13,7 +13,9 @@ import { plantingRoutes } from './planting/routes.ts';
 import { materialsRoutes } from './materials/routes.ts';
 import { materialsResourceExtensions } from './materials/extensions.ts';
 import { studioRoutes } from './studio/routes.ts';
-import { landResourceExtensions } from './land/extensions.ts';
+import { geometryFieldType } from './land/extensions.ts';
+import { fileFieldType } from './files/field-type.ts';
+import { filesRoutes } from './files/plugin.ts';
 import { landRoutes } from './land/routes.ts';
 import { materialsOrderRoutes } from './materials/order-routes.ts';
 import { materialsShareRoutes } from './materials/share-routes.ts';
@@ -40,9 +42,10 @@ export const engineOptions: ResourceEngineOptions = {
     ...materialsResourceExtensions,
     ...libraryResourceExtensions,
     ...articleResourceExtensions,
-    ...landResourceExtensions,
     ...harvestResourceExtensions,
   ],
+  // Field types (docs/schema-language.md): checked on every resource declaring them.
+  fieldTypes: [geometryFieldType, fileFieldType],
 };
 const resources: FastifyPluginAsync = async (app) => {
   await app.register(resourceEngine, engineOptions);
@@ -52,7 +55,7 @@ const resources: FastifyPluginAsync = async (app) => {
  * Every API module, registered under /api by app.ts. Each module is a Fastify plugin
  * that owns its routes and its messages.
  */
-export const apiModules: FastifyPluginAsync[] = [adminRoutes, platformRoutes, legacyApi, resources, knowledgeRoutes, plantingRoutes, materialsRoutes, materialsOrderRoutes, materialsShareRoutes, materialsTraceRoutes, landRoutes, harvestRoutes, homeRoutes, factoryHomeRoutes, devicesRoutes, studioRoutes, studioCoverageRoutes];
+export const apiModules: FastifyPluginAsync[] = [adminRoutes, platformRoutes, legacyApi, resources, knowledgeRoutes, plantingRoutes, materialsRoutes, materialsOrderRoutes, materialsShareRoutes, materialsTraceRoutes, landRoutes, harvestRoutes, homeRoutes, factoryHomeRoutes, devicesRoutes, filesRoutes, studioRoutes, studioCoverageRoutes];
 
 /** Pages served outside /api and outside the console, without a session (the consumer's trace page). */
 export const pageModules: FastifyPluginAsync[] = [tracePages];

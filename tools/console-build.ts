@@ -59,8 +59,18 @@ export async function cachedConsoleBuild(): Promise<string> {
   const part = join(CACHE, `${key}.${process.pid}.part`);
   rmSync(part, { recursive: true, force: true });
   await buildConsole(join(part, 'dist'));
-  // Builds of earlier sources are of no further use.
-  for (const name of readdirSync(CACHE)) if (name !== key && !name.endsWith('.part')) rmSync(join(CACHE, name), { recursive: true, force: true });
+  // Builds of earlier sources are of no further use once they are old: node_modules (and so
+  // this cache) may be shared by several worktrees, whose servers and tests are serving their
+  // own builds right now, so only builds untouched for a day go.
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of readdirSync(CACHE)) {
+    if (name === key || name.endsWith('.part')) continue;
+    try {
+      if (statSync(join(CACHE, name)).mtimeMs < dayAgo) rmSync(join(CACHE, name), { recursive: true, force: true });
+    } catch {
+      // Removed by another process meanwhile.
+    }
+  }
   try {
     renameSync(part, join(CACHE, key));
   } catch {

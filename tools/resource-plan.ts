@@ -18,7 +18,7 @@ import { pageQuery, pageRowsSql } from '../server/resources/page-query.ts';
 import { pageTotal } from '../server/resources/page-count.ts';
 import { rowSelect } from '../server/resources/sql.ts';
 import { ResourceStore } from '../server/resources/store.ts';
-import { seedBenchRecords } from './bench/resource-page.ts';
+import { CATEGORIES, seedBenchRecords } from './bench/resource-page.ts';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const pgIndex = args.indexOf('--postgres');
@@ -69,11 +69,10 @@ try {
 
   // One client, one request at a time: what a page costs the database with no queueing.
   const store = new ResourceStore(doc, new Map(docs.map((d) => [d.name, d])));
-  const categories = ['fertilizer', 'pesticide', 'seed', 'seedling', 'equipment', 'other'];
   const times: number[] = [];
   for (let n = 0; n < 300; n++) {
     const started = performance.now();
-    await store.page(db, user, { category: [categories[n % 6]], sort: '-unitPrice', pageIndex: 1 + (Math.floor(n / 6) % 10), pageSize: 20 });
+    await store.page(db, user, { category: [CATEGORIES[n % CATEGORIES.length]], sort: '-unitPrice', pageIndex: 1 + (Math.floor(n / CATEGORIES.length) % 10), pageSize: 20 });
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);

@@ -2,7 +2,7 @@ import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
-import { userInfoAtom } from '../session/atoms.ts';
+import { tokenAtom, userInfoAtom } from '../session/atoms.ts';
 // Types only: the module (bundled documents, the checks) loads after login, not with the login page.
 import type { LiveScreens } from './published-screens.ts';
 import { LOGIN_PATH, normalisePath, START_PATH } from '../routing/access.ts';
@@ -14,10 +14,12 @@ import type { ConsoleServices } from './services.ts';
 export interface ConsoleAppProps {
   services: ConsoleServices;
   /**
-   * Gated screens (from the schema runtime), or the promise of them while the documents
-   * load; none means only the built-in pages.
+   * Gated screens (from the schema runtime), the promise of them while the documents
+   * load, or the function that loads them, called the first time a page needs them (a
+   * gated path, or a session: the page after sign-in), so that `/login` loads none
+   * (console-loading.ts); none means only the built-in pages.
    */
-  screens?: readonly ScreenRoute[] | Promise<readonly ScreenRoute[]>;
+  screens?: ScreenSupply;
 }
 
 /**
@@ -40,6 +42,8 @@ export function ConsoleApp({ services, screens = [] }: ConsoleAppProps) {
   );
 }
 
+type ScreenSupply = readonly ScreenRoute[] | Promise<readonly ScreenRoute[]> | (() => Promise<readonly ScreenRoute[]>);
+
 const NO_SCREENS: readonly ScreenRoute[] = [];
 /** Pages that depend on no screen (normalised, lower case): shown before the screens have loaded. */
 const WITHOUT_SCREENS = new Set(['/', LOGIN_PATH, START_PATH, '/404', '/401'].map((p) => p.toLowerCase()));
@@ -50,8 +54,16 @@ const WITHOUT_SCREENS = new Set(['/', LOGIN_PATH, START_PATH, '/404', '/401'].ma
  * it waited for its documents before the first render, so no route is judged 404 or 401
  * against a table that is still missing its screens.
  */
-function RoutesWhenReady({ screens }: { screens: readonly ScreenRoute[] | Promise<readonly ScreenRoute[]> }) {
+function RoutesWhenReady({ screens: supply }: { screens: ScreenSupply }) {
   const location = useLocation();
+  const token = useAtomValue(tokenAtom);
+  const needed = !!token || !WITHOUT_SCREENS.has(normalisePath(location.pathname).toLowerCase());
+  // A loader is called once, the first time a page needs the screens.
+  const [requested, setRequested] = useState<Promise<readonly ScreenRoute[]> | null>(null);
+  useEffect(() => {
+    if (typeof supply === 'function' && needed && !requested) setRequested(supply());
+  }, [supply, needed, requested]);
+  const screens = typeof supply === 'function' ? requested : supply;
   const [loaded, setLoaded] = useState<{ from: unknown; routes: readonly ScreenRoute[] } | null>(null);
   useEffect(() => {
     if (!(screens instanceof Promise)) return;

@@ -68,6 +68,10 @@ export const NAMED_CALLS = {
   landMap: { method: 'GET', path: '/api/land/map' },
   /** GET: the farm map's devices layer (positions, online, alarms, last readings). */
   landDevices: { method: 'GET', path: '/api/land/devices' },
+  /** POST {mode: preview | confirm, content (Base64), fileName, layer}: a land file's plan, then its writes. */
+  landImport: { method: 'POST', path: '/api/land/import' },
+  /** GET ?format=geojson|kml: the farm's land as a file ({fileName, mediaType, content}). */
+  landExport: { method: 'GET', path: '/api/land/export' },
   /** GET: the caller's open tasks and unread notices for /dashboard (docs/harvest-sales-trace.md). */
   dashboardMine: { method: 'GET', path: '/api/dashboard/mine' },
   /** GET: the regional big screen's figures for the configured city (/qiqihaer). */
@@ -108,6 +112,11 @@ export const NAMED_CALLS = {
   deviceDelete: { method: 'DELETE', path: '/api/devices/build/devices' },
   /** GET ?report=seedling|insect|disaster&from&to&place: field-condition reports per day, week or month. */
   fieldReportTrend: { method: 'GET', path: '/api/devices/fieldReports/trend' },
+  // Files of file fields (docs/resources.md, "Files"): read with the record's authority.
+  /** POST ?resource&field, multipart: an upload for a record's file field, answered with its id. */
+  fileUpload: { method: 'POST', path: '/api/files' },
+  /** GET /{id}: the file; /{id}/thumbnail: an image's thumbnail; /{id}/meta: name, type, size. */
+  fileRead: { method: 'GET', path: '/api/files' },
 } as const satisfies Record<string, CallRoute>;
 
 export type NamedCall = keyof typeof NAMED_CALLS;

@@ -10,7 +10,7 @@ import { addInputKeywords } from './input-rules.ts';
  * Annotation keywords used by schema documents (`x-title`, `x-messages` …) are declared
  * here, so that strict mode still catches misspelt real keywords.
  */
-export const ANNOTATION_KEYWORDS = ['x-title', 'x-enumTitles', 'x-description', 'x-messages', 'x-geometry'] as const;
+export const ANNOTATION_KEYWORDS = ['x-title', 'x-enumTitles', 'x-description', 'x-messages', 'x-geometry', 'x-file'] as const;
 
 export interface SchemaAjvOptions {
   /** Query strings and path parameters arrive as text: coerce them ("12" → 12, "a" → ["a"]). */

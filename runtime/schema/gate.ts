@@ -31,9 +31,16 @@ import { escapePointerSegment, validateScreenDocument, type SchemaProblem } from
 import { WIDGET_NAMES } from './widget-names.ts';
 import { routeShape } from './route-shape.ts';
 import type { LintInput } from './lint.ts';
+import { localizeLint } from './lint-i18n.ts';
+import { describePlace, placeOf, type Place } from './places.ts';
+import type { ResourceDocument } from './resource/types.ts';
 
-/** One refusal (or doubt) of the gate: file, JSON pointer into the candidate as written, a sentence. */
-export type GateProblem = SchemaProblem;
+/**
+ * One refusal (or doubt) of the gate: file, JSON pointer into the candidate as written, a
+ * sentence in the configurer's language that starts with the place (the block holding the
+ * pointer: «列「种植日期」（/columns/3）：…»), and that place.
+ */
+export type GateProblem = SchemaProblem & { place?: Place };
 
 /** A document of the effective set (bundled overlaid by published), already checked. */
 export interface EffectiveDocument {
@@ -303,10 +310,13 @@ export function gateCandidate(input: GateInput): GateResult {
   const found = registryProblems(input.effective, { file, type, content: value }, input);
   // Said above in the caller's language: a route or an id another screen holds.
   const own = found.filter((p) => p.file === file && !/ is already the route of | is also the id of /.test(p.message));
-  problems.push(...own);
+  // The rules speak English (schemas:check): the configurer reads them in their language.
+  const resources = resourceLookup(input.effective, file, type === 'resource' ? value : null);
+  const spoken = (p: GateProblem): GateProblem => ({ ...p, message: localizeLint(p.message, lang ?? 'en', resources) });
+  problems.push(...own.map(spoken));
   // What the candidate breaks elsewhere (a screen losing its resource's field), unless the
   // candidate is refused itself: then the others only echo it ("whose document is invalid").
-  if (!refuses(own) && !refuses(problems)) for (const p of found) if (p.file !== file && !baseline.has(problemKey(p))) problems.push(p);
+  if (!refuses(own) && !refuses(problems)) for (const p of found) if (p.file !== file && !baseline.has(problemKey(p))) problems.push(spoken(p));
   // A text the meta-schema already refused need not be reported twice.
   const refused = new Set(found.filter((p) => p.file === file).map((p) => p.pointer.replace(/\/(zh|en|es)$/, '')));
   const texts: GateProblem[] = [];
@@ -314,13 +324,30 @@ export function gateCandidate(input: GateInput): GateResult {
   problems.push(...texts.filter((p) => !refused.has(p.pointer)));
 
   const seen = new Set<string>();
-  result.problems = problems.filter((p) => {
-    const k = problemKey(p);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+  result.problems = problems
+    .filter((p) => {
+      const k = problemKey(p);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .map((p) => placed(p, p.file === file ? result.value : input.effective.find((d) => d.file === p.file)?.content, resources, lang ?? 'en'));
   return result;
+}
+
+/** Resource documents by name, from the set with the candidate (a resource) in place. */
+function resourceLookup(effective: readonly EffectiveDocument[], file: string, candidate: unknown): (name: string) => ResourceDocument | undefined {
+  const byName = new Map<string, ResourceDocument>();
+  for (const d of effective) if (d.type === 'resource' && d.file !== file) byName.set((d.content as ResourceDocument).name, d.content as ResourceDocument);
+  if (isPlainObject(candidate) && typeof candidate.name === 'string') byName.set(candidate.name, candidate as unknown as ResourceDocument);
+  return (name) => byName.get(name);
+}
+
+/** The problem named by its place: «列「种植日期」（/columns/3）：…», with the place kept beside. */
+export function placed(p: GateProblem, doc: unknown, resources: (name: string) => ResourceDocument | undefined, lang: Lang): GateProblem {
+  const place = placeOf(doc, p.pointer, resources, lang);
+  if (!place) return p;
+  return { ...p, place, message: `${describePlace(place, lang)}${lang === 'zh' ? '：' : ': '}${p.message}` };
 }
 
 /** The routes (`/route`, `/aliases/i/route`) of a candidate screen that another screen of the set already serves. */

@@ -16,7 +16,7 @@ export type ImportMode = (typeof IMPORT_MODES)[number];
 
 /** A scalar field, or a list of scalars (written in one cell, separated by commas). */
 function importableSchema(field: FieldSchema): boolean {
-  if (field['x-geometry']) return false;
+  if (field['x-geometry'] || field['x-file']) return false;
   if (field.type === 'string' || field.type === 'integer' || field.type === 'number' || field.type === 'boolean') return true;
   return field.type === 'array' && !!field.items && ['string', 'integer', 'number'].includes(field.items.type);
 }

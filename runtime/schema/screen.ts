@@ -277,7 +277,7 @@ export type ActionKind = Action['kind'];
  * `changes`: a list of {title, from?, to} (the operation log's changeList), shown as
  * «title: from → to» lines, the first ones in the cell and all of them on demand.
  */
-export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'image', 'link', 'boolean', 'enum', 'html', 'changes', 'duration', 'bytes'] as const;
+export const COLUMN_RENDERS = ['text', 'tag', 'date', 'datetime', 'number', 'money', 'image', 'link', 'boolean', 'enum', 'html', 'changes', 'duration', 'bytes', 'files'] as const;
 /** The unit a `duration` (default s) or `bytes` (default B) value arrives in. */
 export type ValueUnit = 'ms' | 's' | 'min' | 'h' | 'd' | 'B' | 'KB' | 'MB' | 'GB' | 'TB';
 export type ColumnRender = (typeof COLUMN_RENDERS)[number];
@@ -291,7 +291,7 @@ export interface Column extends Enumerated {
   sortable?: boolean;
   /** Default text. `tag` and `enum` take labels from options, dict, or the record schema's enum. */
   render?: ColumnRender;
-  /** Decimal places for `number`. */
+  /** Decimal places for `number` (at most, trailing zeros dropped; default 3) and `money` (two at least). */
   precision?: number;
   /** Target of `link`. */
   link?: NavigateTarget;

@@ -104,11 +104,17 @@ export interface FormViewProps {
   onDone: (saved: boolean) => void;
   /** Told whenever the form becomes dirty or clean (a drawer asks before closing). */
   onDirtyChange?: (dirty: boolean) => void;
+  /**
+   * A routed form's way to a page after a save (the screen's `afterSubmit` target): the
+   * form's tab closes and the page takes the form's place in history, so that «返回» there
+   * leads where the user came from, not to the form again. Absent: a plain navigation.
+   */
+  onSavedTo?: (url: string) => void;
 }
 
 type Data = Record<string, unknown>;
 
-export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: FormViewProps) {
+export function FormView({ screen, mode, id, initial, onDone, onDirtyChange, onSavedTo }: FormViewProps) {
   const { token } = theme.useToken();
   const host = useScreenHost();
   const lang = useLang();
@@ -123,7 +129,9 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const [loaded, setLoaded] = useState<Data | null>(null);
   const start = useMemo(() => typedInitial(initial, model?.record.properties), [initial, model]);
   const [data, setData] = useState<Data>(() => ({ ...start }));
-  const [baseline, setBaseline] = useState<string>(() => JSON.stringify({ ...start }));
+  const [baseline, setBaseline] = useState<string>(() => stableKey({ ...start }));
+  // Whether the user changed a field since the record loaded (rjsf's own changes do not count).
+  const touched = useRef(false);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
   const [otherErrors, setOtherErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
@@ -147,7 +155,8 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         if (v !== undefined && v !== null) own[k] = v;
       }
       setData(own);
-      setBaseline(JSON.stringify(own));
+      touched.current = false;
+      setBaseline(stableKey(own));
     },
   });
   const reload = recordQuery.refresh;
@@ -205,12 +214,17 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   const adjustmentsField = screen.preview?.adjustments;
   const previewFields = useMemo(() => (built && adjustmentsField ? [...built.fields, adjustmentsField] : (built?.fields ?? [])), [built, adjustmentsField]);
 
-  const dirty = mode !== 'show' && JSON.stringify(data) !== baseline;
+  const dirty = mode !== 'show' && stableKey(data) !== baseline;
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
   const guard = useLeaveGuard(dirty);
 
-  const onChange = useCallback((next: Data) => {
+  // rjsf reports its own changes (defaults filled in on mount, a schema that changed with a
+  // condition) without a field id: until the user changes a field, those are the baseline,
+  // so an untouched form never claims unsaved changes (docs/screens.md, "Forms behave").
+  const onChange = useCallback((next: Data, fieldId?: string) => {
     setData(next);
+    if (fieldId !== undefined) touched.current = true;
+    else if (!touched.current) setBaseline(stableKey(next));
   }, []);
 
   if (!model || !built) return <Result status="error" title={t('screens.form.noResource')} />;
@@ -264,7 +278,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
       notifyResourceChanged(doc?.name);
       for (const name of screen.announces ?? []) if (name !== doc?.name) notifyResourceChanged(name);
       void message.success(t('screens.form.saved'));
-      setBaseline(JSON.stringify(formData));
+      setBaseline(stableKey(formData));
       guard.allowNextLeave();
       const after = screen.afterSubmit ?? 'back';
       if (after === 'stay') {
@@ -273,7 +287,8 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
       } else if (after === 'back') onDone(true);
       else {
         const url = targetUrl(after, { ...ctx, record: env.data ?? formData }, host);
-        if (url) navigate(url);
+        if (url && onSavedTo) onSavedTo(url);
+        else if (url) navigate(url);
         else onDone(true);
       }
     } catch (e) {
@@ -290,7 +305,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
   };
 
   return (
-    <Flex vertical gap={16}>
+    <Flex vertical gap={16} onKeyDownCapture={enterSubmitsOnlyFromText}>
       {otherErrors.length ? <Alert type="error" showIcon title={t('screens.form.refused')} description={otherErrors.join(' ')} role="alert" /> : null}
       <ThemedForm
         schema={built.schema}
@@ -306,7 +321,7 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
         noHtml5Validate
         experimental_defaultFormStateBehavior={DEFAULT_FORM_STATE}
         focusOnFirstError
-        onChange={(e) => onChange((e.formData ?? {}) as Data)}
+        onChange={(e, fieldId) => onChange((e.formData ?? {}) as Data, fieldId)}
         onSubmit={(e) => void submit((e.formData ?? {}) as Data)}
         idPrefix={`f-${screen.id}`}
         translateString={(str, params) => (ROW_BUTTONS[str] ? t(ROW_BUTTONS[str]) : englishStringTranslator(str, params))}
@@ -332,3 +347,49 @@ export function FormView({ screen, mode, id, initial, onDone, onDirtyChange }: F
 }
 
 export { formTitle } from './form-overlay.ts';
+
+/**
+ * The form's data as a comparable key: keys sorted, empty values (undefined, null, '', [],
+ * {}) dropped, so that a field typed in and cleared again, or an empty list rjsf added, is
+ * no change.
+ */
+export function stableKey(data: unknown): string {
+  return JSON.stringify(compact(data)) ?? '';
+}
+
+function compact(value: unknown): unknown {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (Array.isArray(value)) {
+    const items = value.map(compact);
+    return items.length ? items : undefined;
+  }
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value as Record<string, unknown>).sort()) {
+      const v = compact((value as Record<string, unknown>)[key]);
+      if (v !== undefined) out[key] = v;
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  return value;
+}
+
+/** Inputs of widgets whose Enter is the widget's own: pick a date, an option, confirm a number. */
+const WIDGET_INPUTS = '.ant-picker, .ant-select, .ant-cascader, .ant-tree-select, .ant-input-number, .ant-mentions, .ant-auto-complete, [role="combobox"], [role="spinbutton"]';
+
+/**
+ * Enter submits a form only from a plain one-line text input (the browser's convention, kept
+ * for short forms). In a date, time, select, cascader or number field it does that field's
+ * job (confirms the typed date, picks the option) and never submits: a plan is not created
+ * because Enter confirmed its start date (issue 29, docs/screens.md "Forms behave").
+ */
+export function enterSubmitsOnlyFromText(e: { key: string; target: EventTarget | null; preventDefault(): void }): void {
+  if (e.key !== 'Enter') return;
+  const target = e.target as HTMLElement | null;
+  if (!target || target.tagName !== 'INPUT') return;
+  const type = (target as HTMLInputElement).type;
+  const textual = ['text', 'search', 'email', 'url', 'tel', 'password'].includes(type);
+  // The browser's implicit submission is the default action of the key: cancelling it keeps
+  // the widget's own handling (antd's handlers run on the same event and do not check it).
+  if (!textual || target.closest(WIDGET_INPUTS)) e.preventDefault();
+}

@@ -10,7 +10,8 @@ import { evaluate } from '../schema/conditions.ts';
 import type { ColumnRender, FormScreen, LineItems } from '../schema/screen.ts';
 import type { FieldSchema } from '../schema/resource.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
-import { defaultWidget, fieldTitle, lineItemOrder, lineItemSchema, type FormModel, type LineTotalUi } from './form-schema.ts';
+import { defaultWidget, fieldTitle, isPointField, lineItemOrder, lineItemSchema, type FormModel, type LineTotalUi } from './form-schema.ts';
+import { pointText } from './fields/PointField.tsx';
 import { lineAmount, linesTotal } from './line-totals.ts';
 import { ValueView } from './format.tsx';
 import type { ResolvedOption } from './options.ts';
@@ -122,8 +123,8 @@ export function readSections(screen: FormScreen, model: FormModel, data: Record<
         field: f.field,
         label: fieldTitle(f, prop, lang),
         span: Math.min(f.span ?? 1, columns),
-        render: coloured ? 'tag' : (RENDER_OF_WIDGET[widget] ?? 'text'),
-        value: data[f.field],
+        render: prop['x-file'] ? 'files' : coloured ? 'tag' : (RENDER_OF_WIDGET[widget] ?? 'text'),
+        value: isPointField(prop) ? pointText(data[f.field]) : data[f.field],
         options,
       });
       const rows = lineItemSchema(prop);

@@ -13,6 +13,7 @@ import type { BrokenScreen, SchemaRegistry } from '../schema/registry.ts';
 import { formModeOf, idParamOf, type FormScreen, type PageScreen, type Screen, type TableScreen } from '../schema/screen.ts';
 import { textOf, type Lang } from '../schema/texts.ts';
 import { tabKey } from '../shell/tabs/tab-list.ts';
+import { useForgetTab } from '../shell/tabs/tabs-state.ts';
 import { resolveParams } from '../schema/values.ts';
 import { ErrorPanel, ScreenProblem } from './ErrorPanel.tsx';
 import { FormOverlayContext, formTitle, type FormRequest } from './form-overlay.ts';
@@ -77,6 +78,8 @@ function FormScreenView({ screen }: { screen: FormScreen }) {
   const host = useScreenHost();
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
+  const forgetTab = useForgetTab();
   const ctx = useMemo(() => ({ route: host.params, query: host.query }), [host.params, host.query]);
   // An alias may name the id parameter its own way (editGoods/:operate/:goodsId/…): the form then reads it under that name.
   const idParam = idParamOf(screen, host.routePattern);
@@ -84,7 +87,18 @@ function FormScreenView({ screen }: { screen: FormScreen }) {
   const mode = formModeOf(screen, host.params, host.routePattern);
   if (!mode) return <ScreenProblem title={t('screens.form.badMode', { mode: host.params[screen.modeParam ?? 'operate'] ?? '' })} />;
   const initial = mode === 'add' && screen.initial ? resolveParams(screen.initial, ctx) : undefined;
-  return <FormView screen={shown} mode={mode} id={host.params[idParam]} initial={initial} onDone={() => goBack(navigate, host.routePattern)} />;
+  // A saved form's tab closes: back where the user came from, or to the page the save leads
+  // to, which takes the form's place in history (its «返回» then leads back to the list).
+  const formTab = tabKey(location);
+  const onDone = (saved: boolean) => {
+    goBack(navigate, host.routePattern);
+    if (saved) forgetTab(formTab);
+  };
+  const onSavedTo = (url: string) => {
+    navigate(url, { replace: true });
+    forgetTab(formTab);
+  };
+  return <FormView screen={shown} mode={mode} id={host.params[idParam]} initial={initial} onDone={onDone} onSavedTo={onSavedTo} />;
 }
 
 /** The renderers of the six screen kinds, registered by the app (runtime/app/default-features.ts). */

@@ -112,8 +112,10 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
     initiallyLoading: true,
     onData: (reply) => {
       setUnpaged(Array.isArray(reply));
-      // A selection refers to rows of the page it was made on.
-      selection.set({});
+      // A selection refers to rows shown: a ticked row that another page, a filter or a delete
+      // took away is dropped, while the same rows read again (a refresh, a late answer, a
+      // kept-alive tab revisited) keep what was ticked.
+      selection.set(keptSelection(selection.get(), Array.isArray(reply) ? reply : reply.rows, parts.rowKey ?? 'id'));
     },
   });
   const reload = rowsQuery.refresh;
@@ -322,3 +324,18 @@ function ColumnCell({ column, row, options, ctx, host, lang }: { column: Column;
   return <ValueView value={pluck(row, column.field)} fmt={{ render: column.render === 'link' ? 'text' : column.render, precision: column.precision, lang, label }} options={options} link={link} />;
 }
 
+/** The ticked keys that are still rows of the reply (a tree's children included). */
+function keptSelection(selected: Record<string, boolean>, rows: readonly GridRow[], keyField: string): Record<string, boolean> {
+  const ticked = Object.keys(selected).filter((k) => selected[k]);
+  if (!ticked.length) return selected;
+  const present = new Set<string>();
+  const visit = (list: readonly GridRow[]) => {
+    for (const r of list) {
+      present.add(String(valueAt(r, keyField) ?? ''));
+      if (Array.isArray(r.children)) visit(r.children as GridRow[]);
+    }
+  };
+  visit(rows);
+  const kept = ticked.filter((k) => present.has(k));
+  return kept.length === ticked.length ? selected : Object.fromEntries(kept.map((k) => [k, true]));
+}

@@ -153,7 +153,9 @@ async function runCall(action: CallAction, env: ActionEnv): Promise<void> {
     if (action.then) {
       // The reply's record (a copy just made, say) is what the next screen opens.
       const url = targetUrl(action.then, { ...scope.ctx, record: (reply.data ?? undefined) as Record<string, unknown> | undefined }, host);
-      if (url) env.navigate(url);
+      // A page the server serves outside the console (a print sheet the call made a ticket for) opens in a tab of its own.
+      if (url && action.then.document) window.open(url, '_blank', 'noopener');
+      else if (url) env.navigate(url);
     }
   } catch (e) {
     // The client has shown the catalogue's message already; only unexplained failures need one here.
@@ -242,12 +244,15 @@ function askPrompt(modal: ModalApi, prompt: PromptField, texts: PromptTexts): Pr
       cancelText: texts.cancelText,
       okButtonProps: { danger: texts.danger },
       content: <PromptInput prompt={prompt} texts={texts} state={state} problem={problem} />,
-      onOk: () => {
+      // With `close` declared, antd leaves closing to us: a problem keeps the dialog open with
+      // its message under the field. (A rejected promise did the same but surfaced as an
+      // uncaught page error: issue 29.)
+      onOk: (close: () => void) => {
         state.touched = true;
         state.refresh();
-        if (problem()) return Promise.reject(new Error('prompt'));
+        if (problem()) return;
         resolve(state.value.trim());
-        return undefined;
+        close();
       },
       onCancel: () => resolve(null),
     });

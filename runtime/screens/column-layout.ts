@@ -40,6 +40,8 @@ export function columnType(c: Column, prop: FieldSchema | undefined): ColumnType
     case 'duration':
     case 'bytes':
       return c.render;
+    case 'money':
+      return 'number';
     case 'tag':
     case 'enum':
       return 'tag';

@@ -136,8 +136,15 @@ function lineTotalUi(t: LineTotal, lang: Lang): LineTotalUi {
   return { quantity: t.quantity, unitPrice: t.unitPrice, title: textOf(t.title, lang), totalTitle: textOf(t.totalTitle ?? TOTAL_TITLE, lang) };
 }
 
+/** A geometry field of points only: entered as longitude and latitude. */
+export function isPointField(prop: FieldSchema | undefined): boolean {
+  const kinds = prop?.['x-geometry']?.kinds;
+  return !!kinds && kinds.length === 1 && kinds[0] === 'Point';
+}
+
 export function defaultWidget(f: FormField, prop: FieldSchema | undefined, isReference: boolean): FormWidget {
   const enumerated = !!(f.options || f.dict || f.optionsFrom || f.optionsEndpoint || isReference);
+  if (prop?.['x-file']) return 'file';
   if (prop?.type === 'array') return enumerated || prop.items?.enum ? 'multiSelect' : 'input';
   if (enumerated || prop?.enum) return 'select';
   if (prop?.type === 'boolean') return 'switch';
@@ -237,6 +244,13 @@ export function buildForm(
       if (f.placeholder) ui['ui:placeholder'] = textOf(f.placeholder, lang);
       if (f.help) ui['ui:help'] = textOf(f.help, lang);
       if (f.readOnlyIn?.includes(mode)) ui['ui:readonly'] = true;
+      // Field types (docs/schema-language.md): files get the upload box, a map point its two boxes.
+      const fileSpec = prop['x-file'];
+      if (fileSpec && (!f.widget || f.widget === 'file')) {
+        ui['ui:widget'] = 'fileUpload';
+        ui['ui:options'] = { resource: screen.resource ?? '', field: f.field, accept: fileSpec.accept, maxBytes: fileSpec.maxBytes, maxFiles: prop.maxItems ?? 1 };
+      }
+      if (!f.widget && isPointField(prop)) ui['ui:widget'] = 'geoPoint';
       const opts = choices.get(f.field);
       if (rjsfWidget?.startsWith('choice')) ui['ui:options'] = { ...(ui['ui:options'] as object), choices: opts ?? [], multiple: widget === 'multiSelect' || prop.type === 'array' };
       const rows = lineItemSchema(prop);

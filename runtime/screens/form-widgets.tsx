@@ -13,6 +13,8 @@ import { lineAmount, linesTotal } from './line-totals.ts';
 import type { ResolvedOption } from './options.ts';
 import { CheckboxTreeWidget } from './fields/CheckboxTreeWidget.tsx';
 import { RichTextWidget } from './fields/RichTextWidget.tsx';
+import { FileUploadWidget } from './fields/FileField.tsx';
+import { PointWidget } from './fields/PointField.tsx';
 
 export type { FormContext } from './fields/form-context.ts';
 
@@ -143,6 +145,8 @@ export const formWidgets: RegistryWidgetsType = {
   imageUrl: ImageUrlWidget,
   richText: RichTextWidget,
   checkboxTree: CheckboxTreeWidget,
+  fileUpload: FileUploadWidget,
+  geoPoint: PointWidget,
 };
 
 /** Forms with more fields than this render their first sections at once and the rest in later tasks. */

@@ -4,16 +4,17 @@
  * the screen shows (enum labels, formatted dates and numbers).
  */
 import { Image, Tag } from 'antd';
-import dayjs from 'dayjs';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDuration, formatSize, type DurationUnit, type SizeUnit } from '../format/duration.ts';
+import { formatDate, formatDateTime, formatDecimal, formatMoney } from '../format/locale.ts';
 import type { ColumnRender, ValueUnit } from '../schema/screen.ts';
 import { isI18nText, textOf, type Lang } from '../schema/texts.ts';
 import { safeHtml } from './safe-html.ts';
 import { optionLabel, type ResolvedOption } from './options.ts';
 import { ChangesView, changesText, isChangeList } from './changes-view.tsx';
 import { cellRender, registerFeature, type CellRender } from './features.ts';
+import { FileList, idsOf } from './fields/file-view.tsx';
 
 export interface ValueFormat {
   render?: ColumnRender;
@@ -56,15 +57,12 @@ const finite = (value: unknown) => (typeof value === 'number' ? value : Number(v
 
 /** The built-in renders of the schema language (COLUMN_RENDERS), registered by the app. */
 export const DEFAULT_RENDERS: Record<string, CellRender> = {
-  date: { text: (value) => (dayjs(value as string).isValid() ? dayjs(value as string).format('YYYY-MM-DD') : String(value)) },
-  datetime: { text: (value) => (dayjs(value as string).isValid() ? dayjs(value as string).format('YYYY-MM-DD HH:mm:ss') : String(value)) },
-  number: {
-    text: (value, fmt) => {
-      const n = finite(value);
-      if (!Number.isFinite(n)) return String(value);
-      return fmt.precision !== undefined ? n.toFixed(fmt.precision) : String(n);
-    },
-  },
+  // One format (runtime/format/locale.ts): the user's language, 24-hour times, numbers
+  // grouped without trailing zeros, money to two decimals.
+  date: { text: (value, fmt) => formatDate(value as string, fmt.lang ?? 'zh') },
+  datetime: { text: (value, fmt) => formatDateTime(value as string, fmt.lang ?? 'zh') },
+  number: { text: (value, fmt) => formatDecimal(value, fmt.lang ?? 'zh', fmt.precision) },
+  money: { text: (value, fmt) => formatMoney(value, fmt.lang ?? 'zh', fmt.precision) },
   boolean: { text: (value, _fmt, yesNo) => (value === true || value === 1 || value === 'true' ? yesNo[0] : yesNo[1]) },
   duration: {
     text: (value, fmt) => {
@@ -90,6 +88,11 @@ export const DEFAULT_RENDERS: Record<string, CellRender> = {
         // biome-ignore lint/security/noDangerouslySetInnerHtml: safeHtml sanitises with DOMPurify first (docs/schema-language.md, html render)
         <div className="schema-html" data-html dangerouslySetInnerHTML={{ __html: safeHtml(value) }} />
       ) : undefined,
+  },
+  // A file field's ids: thumbnails (click to enlarge) and document links; in exports, the count.
+  files: {
+    cell: ({ value, fmt }) => (idsOf(value).length ? <FileList value={value} label={fmt.label} max={4} /> : undefined),
+    text: (value) => String(idsOf(value).length || ''),
   },
   // A link's cell is the list's (it knows the target); text, enum and link show their text.
   link: {},

@@ -85,3 +85,15 @@ export { isHttpError } from '../http/errors.ts';
  * neutraliser of every CSV the console and the server write): widgets that export use it.
  */
 export { csvDocument } from '../format/csv.ts';
+
+/**
+ * Areas and lengths on the WGS 84 ellipsoid (runtime/format/geodesic.ts): the map widget
+ * shows the area the server stores (server/land/geometry.ts computes it with the same functions).
+ */
+export { areaUnits, lineLength, polygonArea, SQUARE_METRES_PER_HECTARE, SQUARE_METRES_PER_MU } from '../format/geodesic.ts';
+
+/**
+ * The console's one format (runtime/format/locale.ts): dates, times, numbers, quantities and
+ * money in the user's language. Widgets show times through it, never `toLocaleString()`.
+ */
+export { formatDate, formatDateTime, formatTime, formatDecimal, formatQuantity, formatMoney } from '../format/locale.ts';

@@ -31,9 +31,11 @@ export function valueText(v: unknown, lang: Lang, cat: AuditCatalogue, resource:
   if (Array.isArray(v)) return v.length ? v.map((x) => valueText(x, lang, cat, resource)).join(lang === 'zh' ? '、' : ', ') : EMPTY;
   if (isWords(v)) return v[lang];
   if (typeof v === 'object') {
+    // Nested values read like the top level: field titles (through the document's nested
+    // properties), enum and coded values in words (`kind: airTemperature` → «传感类型: 空气温度»).
     const parts = Object.entries(v as Record<string, unknown>)
       .filter(([, x]) => !(Array.isArray(x) && x.length === 0))
-      .map(([k, x]) => `${cat.field(resource, k, lang)}: ${valueText(x, lang, cat, resource)}`);
+      .map(([k, x]) => `${cat.field(resource, k, lang)}: ${cat.enumTitle(resource, k, x, lang) ?? valueText(x, lang, cat, resource)}`);
     return parts.length ? parts.join('; ') : EMPTY;
   }
   return String(v);
@@ -174,4 +176,91 @@ export function withPermissionNames(changes: unknown, names: Map<string, string>
       (k === 'menus' || k === 'elements') && Array.isArray(v) ? v.map((c) => (typeof c === 'string' ? (names.get(c) ?? c) : c)) : withPermissionNames(v, names),
     ]),
   );
+}
+
+/** Reference fields of the hand-written entries (the engine's documents add their own `references`): the resource their ids name. */
+const REFERENCE_FIELDS: Record<string, string> = {
+  storeId: 'farmStores',
+  materialId: 'farmMaterials',
+  supplierId: 'farmMaterialsSupplier',
+  groupId: 'plantGroups',
+  planId: 'plantPlans',
+  planItemId: 'planItems',
+  taskId: 'farmingTasks',
+  cropId: 'crops',
+  fieldId: 'farmFields',
+};
+
+function referenceTargets(cat: AuditCatalogue, resource: string | null): Record<string, string> {
+  const doc = cat.document(resource);
+  const own = Object.fromEntries(Object.entries(doc?.references ?? {}).map(([field, ref]) => [field, (ref as { resource: string }).resource]));
+  return { ...REFERENCE_FIELDS, ...own };
+}
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2147483647;
+
+/** Walks `changes`, calling `visit(field, id)` on every id held by a reference field (alone or as a change's from / to). */
+function eachReference(changes: unknown, targets: Record<string, string>, visit: (target: string, id: number) => void, key?: string): void {
+  if (Array.isArray(changes)) {
+    for (const x of changes) eachReference(x, targets, visit, key);
+    return;
+  }
+  if (key && targets[key]) {
+    if (isId(changes)) {
+      visit(targets[key], changes);
+      return;
+    }
+    if (changes && typeof changes === 'object') {
+      const c = changes as { from?: unknown; to?: unknown };
+      if (isId(c.from)) visit(targets[key], c.from);
+      if (isId(c.to)) visit(targets[key], c.to);
+      return;
+    }
+  }
+  if (changes && typeof changes === 'object') for (const [k, v] of Object.entries(changes as Record<string, unknown>)) eachReference(v, targets, visit, k);
+}
+
+/**
+ * The names of the records the entries' reference fields point at (a stock line's
+ * `materialId: 371` reads as the material's name), by `${resource}:${id}`: one query per
+ * referenced resource document for the whole page.
+ */
+export async function referenceNames(db: Queryable, cat: AuditCatalogue, rows: readonly { resource: string | null; changes: unknown }[]): Promise<Map<string, string>> {
+  const wanted = new Map<string, Set<number>>();
+  for (const r of rows)
+    eachReference(r.changes, referenceTargets(cat, r.resource), (target, id) => {
+      if (!cat.document(target)) return;
+      let set = wanted.get(target);
+      if (!set) wanted.set(target, (set = new Set()));
+      set.add(id);
+    });
+  const names = new Map<string, string>();
+  await Promise.all(
+    [...wanted.entries()].map(async ([resource, ids]) => {
+      const doc = cat.document(resource)!;
+      const { rows: found } = await db.query<{ id: string; name: unknown }>(`SELECT id::text AS id, data->$3 AS name FROM resource_records WHERE resource = $2 AND id = ANY($1::bigint[])`, [[...ids], resource, doc.displayField]);
+      for (const f of found) if (f.name !== null && f.name !== undefined && f.name !== '') names.set(`${resource}:${f.id}`, typeof f.name === 'string' ? f.name : JSON.stringify(f.name));
+    }),
+  );
+  return names;
+}
+
+/** The changes with every referenced id that has a name replaced by the name. */
+export function withReferenceNames(changes: unknown, cat: AuditCatalogue, resource: string | null, names: Map<string, string>): unknown {
+  if (!names.size) return changes;
+  const targets = referenceTargets(cat, resource);
+  const swap = (target: string, v: unknown) => (isId(v) ? (names.get(`${target}:${v}`) ?? v) : v);
+  const walk = (v: unknown, key?: string): unknown => {
+    if (Array.isArray(v)) return v.map((x) => walk(x, key));
+    if (key && targets[key]) {
+      if (isId(v)) return swap(targets[key], v);
+      if (v && typeof v === 'object' && !Array.isArray(v) && ('from' in v || 'to' in v)) {
+        const c = v as { from?: unknown; to?: unknown };
+        return { ...c, ...('from' in c ? { from: swap(targets[key], c.from) } : {}), ...('to' in c ? { to: swap(targets[key], c.to) } : {}) };
+      }
+    }
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x, k)]));
+    return v;
+  };
+  return walk(changes);
 }

@@ -27,6 +27,9 @@ const FAMILIES: Record<string, Words> = {
   notice: w('通知', 'Notices', 'Avisos'),
   business: w('授权申请', 'Authorisation requests', 'Solicitudes de autorización'),
   studio: w('配置工作室', 'Schema studio', 'Estudio de esquemas'),
+  devices: w('设备', 'Devices', 'Dispositivos'),
+  purchaseOrders: w('农资采购单', 'Purchase orders', 'Pedidos de compra'),
+  materialMovements: w('出入库单', 'Stock movements', 'Movimientos de existencias'),
 };
 
 /** The family of an action code that is not `<family>.<verb>`. */
@@ -69,6 +72,36 @@ const ACTIONS: Record<string, Words> = {
   'studio.draft': w('保存文档草稿', 'Document draft saved', 'Borrador de documento guardado'),
   'studio.publish': w('发布文档', 'Document published', 'Documento publicado'),
   'studio.rollback': w('回滚文档', 'Document rolled back', 'Documento revertido'),
+  'devices.command.switch': w('设备控制：开关', 'Device control: switch', 'Control de dispositivo: interruptor'),
+  'devices.command.valve': w('设备控制：阀门', 'Device control: valve', 'Control de dispositivo: válvula'),
+  'devices.command.airConditioner': w('设备控制：空调', 'Device control: air conditioner', 'Control de dispositivo: aire acondicionado'),
+  'devices.command.fertigation': w('设备控制：水肥一体机', 'Device control: fertigation', 'Control de dispositivo: fertirrigación'),
+  'devices.gateway.create': w('新增网关', 'Gateway added', 'Pasarela añadida'),
+  'devices.gateway.update': w('修改网关', 'Gateway edited', 'Pasarela editada'),
+  'devices.gateway.secret': w('重置网关密钥', 'Gateway secret reset', 'Clave de pasarela restablecida'),
+  'devices.gateway.delete': w('删除网关', 'Gateway deleted', 'Pasarela eliminada'),
+  'devices.device.create': w('新增设备', 'Device added', 'Dispositivo añadido'),
+  'devices.device.update': w('修改设备', 'Device edited', 'Dispositivo editado'),
+  'devices.device.delete': w('删除设备', 'Device deleted', 'Dispositivo eliminado'),
+  'devices.scenario.create': w('新增联动场景', 'Scenario added', 'Escenario añadido'),
+  'devices.scenario.update': w('修改联动场景', 'Scenario edited', 'Escenario editado'),
+  'devices.scenario.enable': w('启用联动场景', 'Scenario enabled', 'Escenario habilitado'),
+  'devices.scenario.disable': w('停用联动场景', 'Scenario disabled', 'Escenario deshabilitado'),
+  'devices.scenario.delete': w('删除联动场景', 'Scenario deleted', 'Escenario eliminado'),
+  'purchaseOrders.create': w('新增采购单', 'Purchase order added', 'Pedido de compra añadido'),
+  'purchaseOrders.update': w('修改采购单', 'Purchase order edited', 'Pedido de compra editado'),
+  'purchaseOrders.delete': w('删除采购单', 'Purchase order deleted', 'Pedido de compra eliminado'),
+  'purchaseOrders.submit': w('提交采购单', 'Purchase order submitted', 'Pedido de compra enviado'),
+  'purchaseOrders.accept': w('厂家接单', 'Purchase order accepted', 'Pedido de compra aceptado'),
+  'purchaseOrders.refuse': w('厂家拒单', 'Purchase order refused', 'Pedido de compra rechazado'),
+  'purchaseOrders.ship': w('厂家发货', 'Purchase order shipped', 'Pedido de compra enviado por el vendedor'),
+  'purchaseOrders.receive': w('采购单收货', 'Purchase order received', 'Pedido de compra recibido'),
+  'purchaseOrders.close': w('关闭采购单', 'Purchase order closed', 'Pedido de compra cerrado'),
+  'materialMovements.stockIn': w('入库', 'Stock in', 'Entrada'),
+  'materialMovements.stockOut': w('出库', 'Stock out', 'Salida'),
+  'materialMovements.handOverIn': w('调拨入库', 'Handover received', 'Traspaso recibido'),
+  'materialMovements.handOverOut': w('调拨出库', 'Handover sent', 'Traspaso enviado'),
+  'materialMovements.reverse': w('冲销出入库单', 'Stock movement reversed', 'Movimiento anulado'),
 };
 
 /** Tables and other things acted on by the hand-written calls. */
@@ -84,6 +117,11 @@ const RESOURCES: Record<string, Words> = {
   notices: w('通知', 'Notices', 'Avisos'),
   business: w('授权申请', 'Authorisation requests', 'Solicitudes de autorización'),
   schemas: w('页面与菜单文档', 'Screen and menu documents', 'Documentos de pantallas y menús'),
+  devices: w('设备', 'Devices', 'Dispositivos'),
+  deviceGateways: w('网关', 'Gateways', 'Pasarelas'),
+  deviceScenarios: w('联动场景', 'Scenarios', 'Escenarios'),
+  purchaseOrders: w('农资采购单', 'Purchase orders', 'Pedidos de compra'),
+  materialMovements: w('出入库单', 'Stock movements', 'Movimientos de existencias'),
 };
 
 /** Field names of the hand-written calls' change records. */
@@ -137,6 +175,81 @@ const FIELDS: Record<string, Words> = {
   diff: w('修改内容', 'Changes', 'Cambios'),
   pointer: w('位置', 'Place', 'Lugar'),
   text: w('修改', 'Change', 'Cambio'),
+  // Devices: commands, gateways, scenarios.
+  menu: w('菜单', 'Menu', 'Menú'),
+  device: w('设备', 'Device', 'Dispositivo'),
+  deviceId: w('设备', 'Device', 'Dispositivo'),
+  commandId: w('指令编号', 'Command', 'Orden'),
+  params: w('参数', 'Settings', 'Parámetros'),
+  open: w('开启', 'Open', 'Abierto'),
+  on: w('开关', 'On', 'Encendido'),
+  minutes: w('时长（分钟）', 'Minutes', 'Minutos'),
+  power: w('电源', 'Power', 'Encendido'),
+  mode: w('模式', 'Mode', 'Modo'),
+  setPoint: w('设定温度', 'Set-point', 'Consigna'),
+  trigger: w('触发条件', 'Trigger', 'Disparador'),
+  place: w('位置', 'Place', 'Lugar'),
+  op: w('比较', 'Comparison', 'Comparación'),
+  value: w('数值', 'Value', 'Valor'),
+  deadband: w('回差', 'Dead band', 'Banda muerta'),
+  minIntervalS: w('最短间隔（秒）', 'Shortest interval (s)', 'Intervalo mínimo (s)'),
+  at: w('时间', 'Time', 'Hora'),
+  from: w('开始', 'From', 'Desde'),
+  to: w('结束', 'To', 'Hasta'),
+  action: w('动作', 'Action', 'Acción'),
+  alarm: w('告警', 'Alarm', 'Alarma'),
+  enabled: w('启用', 'Enabled', 'Habilitado'),
+  // Stock and orders.
+  number: w('单号', 'Number', 'Número'),
+  lines: w('明细', 'Lines', 'Líneas'),
+  materialId: w('农资', 'Material', 'Insumo'),
+  storeId: w('仓库', 'Store', 'Almacén'),
+  supplierId: w('供应商', 'Supplier', 'Proveedor'),
+  quantity: w('数量', 'Quantity', 'Cantidad'),
+  unitPrice: w('单价', 'Unit price', 'Precio unitario'),
+  amount: w('金额', 'Amount', 'Importe'),
+  batch: w('批次', 'Batch', 'Lote'),
+  direction: w('方向', 'Direction', 'Dirección'),
+  movedOn: w('日期', 'Date', 'Fecha'),
+  reversesId: w('冲销单', 'Reverses', 'Anula'),
+  shipped: w('已发货数量', 'Shipped', 'Enviado'),
+  received: w('已收货数量', 'Received', 'Recibido'),
+  note: w('备注', 'Note', 'Nota'),
+};
+
+/** Field names that mean something else on one resource (a scenario's `kind` is a reading, not a user type). */
+const RESOURCE_FIELDS: Record<string, Record<string, Words>> = {
+  deviceScenarios: { kind: w('监测项', 'Reading', 'Lectura'), type: w('触发方式', 'Trigger type', 'Tipo de disparador') },
+  devices: { kind: w('设备类型', 'Device type', 'Tipo de dispositivo') },
+};
+
+/**
+ * Coded values that mean the same whatever the resource (a reading kind, a comparison, a
+ * device action), by field: the last resort before a value shows as itself.
+ */
+const VALUE_WORDS: Record<string, Record<string, Words>> = {
+  kind: {
+    airTemperature: w('空气温度', 'Air temperature', 'Temperatura del aire'),
+    airHumidity: w('空气湿度', 'Air humidity', 'Humedad del aire'),
+    soilMoisture: w('土壤湿度', 'Soil moisture', 'Humedad del suelo'),
+    soilTemperature: w('土壤温度', 'Soil temperature', 'Temperatura del suelo'),
+    light: w('光照', 'Light', 'Luz'),
+    co2: w('二氧化碳', 'CO₂', 'CO₂'),
+    ec: w('电导率', 'EC', 'CE'),
+    ph: w('pH', 'pH', 'pH'),
+    rainfall: w('降雨量', 'Rainfall', 'Lluvia'),
+    windSpeed: w('风速', 'Wind speed', 'Viento'),
+  },
+  op: { above: w('高于', 'above', 'por encima de'), below: w('低于', 'below', 'por debajo de') },
+  type: { threshold: w('阈值触发', 'Threshold', 'Umbral'), schedule: w('定时', 'Schedule', 'Horario') },
+  action: {
+    switch: w('开关', 'Switch', 'Interruptor'),
+    valve: w('阀门', 'Valve', 'Válvula'),
+    airConditioner: w('空调', 'Air conditioner', 'Aire acondicionado'),
+    fertigation: w('水肥一体机', 'Fertigation', 'Fertirrigación'),
+  },
+  mode: { cool: w('制冷', 'Cool', 'Frío'), heat: w('制热', 'Heat', 'Calor'), dry: w('除湿', 'Dry', 'Deshumidificar'), fan: w('送风', 'Fan', 'Ventilar'), auto: w('自动', 'Auto', 'Automático') },
+  direction: { in: w('入库', 'In', 'Entrada'), out: w('出库', 'Out', 'Salida') },
 };
 
 /** Coded values of the hand-written tables, by resource and field. */
@@ -144,6 +257,17 @@ const VALUES: Record<string, Record<string, Record<string, Words>>> = {
   users: { status: { 0: w('停用', 'Disabled', 'Deshabilitado'), 1: w('启用', 'Enabled', 'Habilitado') } },
   business: {
     status: { 0: w('待处理', 'Pending', 'Pendiente'), 1: w('已授权', 'Granted', 'Concedida'), 2: w('已拒绝', 'Refused', 'Rechazada') },
+  },
+  purchaseOrders: {
+    status: {
+      draft: w('草稿', 'Draft', 'Borrador'),
+      submitted: w('已提交', 'Submitted', 'Enviado'),
+      accepted: w('已接单', 'Accepted', 'Aceptado'),
+      refused: w('已拒绝', 'Refused', 'Rechazado'),
+      shipped: w('已发货', 'Shipped', 'Enviado por el vendedor'),
+      received: w('已收货', 'Received', 'Recibido'),
+      closed: w('已关闭', 'Closed', 'Cerrado'),
+    },
   },
 };
 
@@ -209,15 +333,16 @@ export function auditCatalogue(docs: readonly ResourceDocument[]): AuditCatalogu
       return words?.[lang] ?? name;
     },
     field: (resource, field, lang) => {
-      const prop = resource ? byName.get(resource)?.record.properties[field] : undefined;
+      const prop = resource ? propertyOf(byName.get(resource), field) : undefined;
       const title = (prop as { 'x-title'?: Words } | undefined)?.['x-title'];
-      return title?.[lang] ?? FIELDS[field]?.[lang] ?? field;
+      return title?.[lang] ?? (resource ? RESOURCE_FIELDS[resource]?.[field]?.[lang] : undefined) ?? FIELDS[field]?.[lang] ?? field;
     },
     enumTitle: (resource, field, value, lang) => {
-      const prop = resource ? (byName.get(resource)?.record.properties[field] as { enum?: unknown[]; 'x-enumTitles'?: Words[] } | undefined) : undefined;
+      const prop = resource ? (propertyOf(byName.get(resource), field) as { enum?: unknown[]; 'x-enumTitles'?: Words[] } | undefined) : undefined;
       const at = prop?.enum?.indexOf(value) ?? -1;
       if (at >= 0) return prop?.['x-enumTitles']?.[at]?.[lang];
-      return resource && (typeof value === 'number' || typeof value === 'string') ? VALUES[resource]?.[field]?.[String(value)]?.[lang] : undefined;
+      if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+      return (resource ? VALUES[resource]?.[field]?.[String(value)]?.[lang] : undefined) ?? VALUE_WORDS[field]?.[String(value)]?.[lang];
     },
     document: (name) => (name ? byName.get(name) : undefined),
     actionsMatching: (text) => {
@@ -232,4 +357,25 @@ export function auditCatalogue(docs: readonly ResourceDocument[]): AuditCatalogu
       return all.filter(([name, words]) => name.toLowerCase() === q || matches(words, q)).map(([name]) => name);
     },
   };
+}
+
+type Prop = { properties?: Record<string, Prop>; items?: Prop; type?: string };
+
+/**
+ * A property of a document's record by name: a top-level one, else the first of that name in
+ * its nested objects and line items (a stock line's `materialId`, a plan item's `materials`).
+ */
+function propertyOf(doc: ResourceDocument | undefined, field: string): unknown {
+  if (!doc) return undefined;
+  const top = doc.record.properties as Record<string, Prop>;
+  if (top[field]) return top[field];
+  const queue: Prop[] = Object.values(top);
+  while (queue.length) {
+    const p = queue.shift()!;
+    const props = p.type === 'array' ? p.items?.properties : p.properties;
+    if (!props) continue;
+    if (props[field]) return props[field];
+    queue.push(...Object.values(props));
+  }
+  return undefined;
 }

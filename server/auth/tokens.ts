@@ -11,6 +11,12 @@ export interface TokenClaims {
   expiresAt: Date;
   /** The user's token epoch when the token was issued (see `endSessions`). */
   epoch: number;
+  /**
+   * The session generation read with the check (migration 151): it rises with any change to
+   * users, roles, their codes, organisations or blocs, so a session user cached at the same
+   * generation is still what the database says (session-cache.ts).
+   */
+  generation?: string;
 }
 
 /**
@@ -54,13 +60,22 @@ export class TokenService {
       // Tokens from before epochs existed carry none: they belong to epoch 0.
       const epoch = payload.ep ?? 0;
       if (typeof epoch !== 'number') return null;
-      const { rows } = await this.db.query<{ current: boolean }>(
+      // One round trip: not revoked, the user's current epoch, and the session generation.
+      const { rows } = await this.db.query<{ current: boolean; generation: string | null }>(
         `SELECT NOT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $1)
-                AND EXISTS (SELECT 1 FROM users WHERE id = $2 AND token_epoch = $3) AS current`,
+                AND EXISTS (SELECT 1 FROM users WHERE id = $2 AND token_epoch = $3) AS current,
+                (SELECT n::text FROM session_generation) AS generation`,
         [payload.jti, payload.uid, epoch],
       );
       if (!rows[0]?.current) return null;
-      return { userId: payload.uid, username: String(payload.sub), jti: payload.jti, expiresAt: new Date(payload.exp * 1000), epoch };
+      return {
+        userId: payload.uid,
+        username: String(payload.sub),
+        jti: payload.jti,
+        expiresAt: new Date(payload.exp * 1000),
+        epoch,
+        ...(rows[0].generation !== null ? { generation: rows[0].generation } : {}),
+      };
     } catch {
       return null;
     }

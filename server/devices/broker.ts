@@ -5,10 +5,13 @@
  * server's own client (SERVER_PRINCIPAL, a password made per process) may publish commands
  * only. Anything else is refused, and aedes closes the offender's connection (MQTT-3.3.5-2).
  * Clients connect in process (`connectInProcess`, what the server and the simulator use) or
- * over TCP when a port is configured (MQTT_PORT), for real gateways.
+ * over TCP when a port is configured (MQTT_PORT), or over TLS (MQTT_TLS_PORT with a
+ * certificate), for real gateways; both listeners share the logins and the throttle.
  */
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { createServer, type Server } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { readFileSync } from 'node:fs';
 import { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
@@ -33,6 +36,8 @@ export interface EmbeddedBroker {
   connectInProcess(): Duplex;
   /** The TCP port when listening (MQTT_PORT), else null. */
   port: number | null;
+  /** The MQTTS port when listening (MQTT_TLS_PORT), else null. */
+  tlsPort: number | null;
   /** Publishes refused by authorizePublish since start (spoofing attempts). */
   refused: number;
   /** Failed logins per address (its clock is settable for tests). */
@@ -50,12 +55,16 @@ export interface BrokerOptions {
   port?: number;
   /** The TCP port's bind address (MQTT_HOST); loopback unless configured. */
   host?: string;
+  /** An MQTTS listener on `host` with PEM certificate and key files. */
+  tls?: { port: number; certFile: string; keyFile: string };
   log?: (msg: string) => void;
   /** A gateway (its code) connected or disconnected: the hub marks it and its devices. */
   onPresence?: (gatewayCode: string, online: boolean) => void;
 }
 
 export async function startEmbeddedBroker(db: Database, opts: BrokerOptions): Promise<EmbeddedBroker> {
+  // Unreadable PEM files stop the start here, naming the file, before anything listens.
+  const tlsFiles = opts.tls ? { cert: readPem(opts.tls.certFile), key: readPem(opts.tls.keyFile) } : null;
   const serverPassword = randomBytes(18).toString('base64url');
   const principals = new WeakMap<Client, Principal>();
   /** Connected gateway clients with the secret they connected with (refresh). */
@@ -144,22 +153,24 @@ export async function startEmbeddedBroker(db: Database, opts: BrokerOptions): Pr
     done(null, own ? sub : null);
   };
 
-  let server: Server | null = null;
-  let port: number | null = null;
-  if (opts.port !== undefined) {
-    server = createServer(aedes.handle);
+  const servers: Server[] = [];
+  const listen = async (server: Server, wanted: number): Promise<number | null> => {
+    servers.push(server);
     await new Promise<void>((resolve, reject) => {
-      server?.once('error', reject);
-      server?.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
+      server.once('error', reject);
+      server.listen(wanted, opts.host ?? '127.0.0.1', () => resolve());
     });
     const address = server.address();
-    port = typeof address === 'object' && address ? address.port : null;
-  }
+    return typeof address === 'object' && address ? address.port : null;
+  };
+  const port = opts.port !== undefined ? await listen(createServer(aedes.handle), opts.port) : null;
+  const tlsPort = opts.tls && tlsFiles ? await listen(createTlsServer({ ...tlsFiles, minVersion: 'TLSv1.2' }, aedes.handle), opts.tls.port) : null;
 
   return {
     aedes,
     serverPassword,
     port,
+    tlsPort,
     throttle,
     get refused() {
       return state.refused;
@@ -188,10 +199,18 @@ export async function startEmbeddedBroker(db: Database, opts: BrokerOptions): Pr
       return clientEnd;
     },
     async close() {
-      if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
     },
   };
+}
+
+function readPem(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new Error(`[mqtt] cannot read the TLS file ${file}: ${(err as Error).message}`);
+  }
 }
 
 /** Two connected duplex streams (Node 20 has no stream.duplexPair). */

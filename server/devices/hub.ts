@@ -32,6 +32,8 @@ export interface HubCounters {
 
 type ReadingListener = (device: KnownDevice, ts: Date, values: Record<string, number>) => Promise<void>;
 type AckListener = (device: KnownDevice, msg: Extract<InboundMessage, { kind: 'ack' }>) => Promise<void>;
+/** Devices and gateways this instance has just marked offline (its UPDATE … WHERE online was the claim). */
+type OfflineListener = (deviceIds: number[], gatewayIds: number[]) => Promise<void>;
 
 export class DeviceHub {
   readonly events = new DeviceEvents();
@@ -41,6 +43,7 @@ export class DeviceHub {
   private readonly cache = new Map<string, { device: KnownDevice | null; at: number }>();
   private readonly readingListeners: ReadingListener[] = [];
   private readonly ackListeners: AckListener[] = [];
+  private readonly offlineListeners: OfflineListener[] = [];
   /** Work started by messages, awaited by `idle()` (tests) and close. */
   private readonly inflight = new Set<Promise<unknown>>();
 
@@ -65,6 +68,20 @@ export class DeviceHub {
   }
   onAck(fn: AckListener): void {
     this.ackListeners.push(fn);
+  }
+  onOffline(fn: OfflineListener): void {
+    this.offlineListeners.push(fn);
+  }
+
+  private async reportOffline(deviceIds: number[], gatewayIds: number[]): Promise<void> {
+    if (!deviceIds.length && !gatewayIds.length) return;
+    for (const fn of this.offlineListeners) {
+      try {
+        await fn(deviceIds, gatewayIds);
+      } catch (e) {
+        this.log(`[devices] offline not reported: ${String(e)}`);
+      }
+    }
   }
 
   /** Connects to the embedded broker (in process) or to MQTT_URL, and subscribes. */
@@ -206,14 +223,21 @@ export class DeviceHub {
    * offline at once, and the open consoles are told.
    */
   async setGatewayOnline(gateway: { id: number; farmId: number }, online: boolean): Promise<void> {
-    await this.db.query(`UPDATE device_gateways SET online = $2, last_seen = CASE WHEN $2 THEN now() ELSE last_seen END WHERE id = $1`, [gateway.id, online]);
+    if (online) {
+      await this.db.query(`UPDATE device_gateways SET online = true, last_seen = now() WHERE id = $1`, [gateway.id]);
+      this.events.publish({ type: 'gateway', farmId: gateway.farmId, gatewayId: gateway.id, online });
+      return;
+    }
+    // The conditional update is the claim: of several instances (or a will and a disconnection) one reports it.
+    const went = await this.db.query<{ id: number }>(`UPDATE device_gateways SET online = false WHERE id = $1 AND online RETURNING id`, [gateway.id]);
     this.events.publish({ type: 'gateway', farmId: gateway.farmId, gatewayId: gateway.id, online });
-    if (online) return;
     const { rows } = await this.db.query<{ id: number; farm_id: number; state: Record<string, unknown>; last_seen: Date | null }>(
       `UPDATE devices SET online = false WHERE gateway_id = $1 AND online RETURNING id, farm_id, state, last_seen`,
       [gateway.id],
     );
     this.toldOffline(rows);
+    // The gateway's alarm stands for the devices it took with it.
+    if (went.rows[0]) await this.reportOffline([], [gateway.id]);
   }
 
   /** The embedded broker saw a gateway (by its code, the MQTT username) connect or disconnect. */
@@ -248,6 +272,7 @@ export class DeviceHub {
       [now.toISOString(), limit],
     );
     for (const g of gateways.rows) this.events.publish({ type: 'gateway', farmId: Number(g.farm_id), gatewayId: g.id, online: false });
+    await this.reportOffline(rows.map((r) => r.id), gateways.rows.map((g) => g.id));
     return rows.length;
   }
 
@@ -262,7 +287,7 @@ export class DeviceHub {
     switch (m.kind) {
       case 'reading': {
         this.writer.add(Object.entries(m.values).map(([kind, value]) => ({ farmId: device.farmId, deviceId: device.id, place: device.unit, kind, ts: m.ts, value: value as number })));
-        await this.markSeen(device, null);
+        await this.markSeen(device, null, true);
         this.events.publish({ type: 'reading', farmId: device.farmId, deviceId: device.id, place: device.unit, ts: m.ts.toISOString(), values: m.values as Record<string, number> });
         for (const fn of this.readingListeners) await fn(device, m.ts, m.values as Record<string, number>);
         return;
@@ -284,7 +309,7 @@ export class DeviceHub {
   private readonly touched = new Map<number, number>();
 
   /** The device spoke: online, seen now, and its state merged when given. */
-  async markSeen(device: KnownDevice, state: Record<string, unknown> | null): Promise<void> {
+  async markSeen(device: KnownDevice, state: Record<string, unknown> | null, reading = false): Promise<void> {
     const last = this.touched.get(device.id);
     // Seen a moment ago and nothing new to store: last_seen may lag by that much, a
     // quarter of the offline limit at most (15 s with the default 3 minutes).
@@ -292,10 +317,11 @@ export class DeviceHub {
     if (!state && last !== undefined && Date.now() - last < lag) return;
     this.touched.set(device.id, Date.now());
     const { rows } = await this.db.query<{ online: boolean; state: Record<string, unknown>; last_seen: Date; was_online: boolean }>(
-      `UPDATE devices d SET online = true, last_seen = now(), state = CASE WHEN $2::jsonb IS NULL THEN d.state ELSE d.state || $2::jsonb END
+      `UPDATE devices d SET online = true, last_seen = now(), state = CASE WHEN $2::jsonb IS NULL THEN d.state ELSE d.state || $2::jsonb END,
+              last_reading_at = CASE WHEN $3 THEN now() ELSE d.last_reading_at END
          FROM (SELECT online AS was_online FROM devices WHERE id = $1) w
         WHERE d.id = $1 RETURNING d.online, d.state, d.last_seen, w.was_online`,
-      [device.id, state ? JSON.stringify(state) : null],
+      [device.id, state ? JSON.stringify(state) : null, reading],
     );
     // Its gateway is alive too (a gateway may say nothing of itself between its devices' messages).
     await this.db.query(`UPDATE device_gateways SET online = true, last_seen = now() WHERE id = (SELECT gateway_id FROM devices WHERE id = $1)`, [device.id]);
@@ -307,13 +333,18 @@ export class DeviceHub {
 
   async setOnline(device: KnownDevice, online: boolean): Promise<void> {
     this.touched.delete(device.id);
-    const { rows } = await this.db.query<{ state: Record<string, unknown>; last_seen: Date | null }>(
-      `UPDATE devices SET online = $2, last_seen = CASE WHEN $2 THEN now() ELSE last_seen END WHERE id = $1 RETURNING state, last_seen`,
+    const { rows } = await this.db.query<{ state: Record<string, unknown>; last_seen: Date | null; was_online: boolean }>(
+      `UPDATE devices d SET online = $2, last_seen = CASE WHEN $2 THEN now() ELSE d.last_seen END
+         FROM (SELECT online AS was_online FROM devices WHERE id = $1) w
+        WHERE d.id = $1 RETURNING d.state, d.last_seen, w.was_online`,
       [device.id, online],
     );
     // A gateway's own status stands for the devices wired to it (its last will says it is gone).
     await this.db.query(`UPDATE device_gateways SET online = $2, last_seen = CASE WHEN $2 THEN now() ELSE last_seen END WHERE code = $1`, [device.code, online]);
+    // A device saying it is online is its gateway speaking too.
+    if (online) await this.db.query(`UPDATE device_gateways SET online = true, last_seen = now() WHERE id = (SELECT gateway_id FROM devices WHERE id = $1)`, [device.id]);
     const r = rows[0];
     if (r) this.events.publish({ type: 'state', farmId: device.farmId, deviceId: device.id, online, state: r.state, lastSeen: r.last_seen ? new Date(r.last_seen).toISOString() : null });
+    if (r && !online && r.was_online) await this.reportOffline([device.id], []);
   }
 }

@@ -54,6 +54,31 @@ export const msg = defineMessages({
   'devices.alarmRaised': { zh: '告警：{name}', en: 'Alarm: {name}', es: 'Alarma: {name}' },
   'devices.alarmCleared': { zh: '告警解除：{name}', en: 'Alarm cleared: {name}', es: 'Alarma resuelta: {name}' },
   'devices.badParam': { zh: '取值无效：{expected}', en: 'Invalid value: {expected}', es: 'Valor no válido: {expected}' },
+  'devices.runForRange': {
+    zh: '运行时长须为 {min} 秒到 {max} 小时之间的整秒数',
+    en: 'The run time must be a whole number of seconds from {min} s to {max} h',
+    es: 'El tiempo de marcha debe ser un número entero de segundos entre {min} s y {max} h',
+  },
+  'devices.runForOnlyOn': {
+    zh: '只有「开」的命令可以设定运行时长',
+    en: 'Only a switch-on command can have a run time',
+    es: 'Solo una orden de encendido puede tener tiempo de marcha',
+  },
+  'devices.runForKinds': {
+    zh: '只有开关、水泵与风机可以定时运行；阀门请用开启时长（minutes）',
+    en: 'Only switches, pumps and fans can run for a set time; a valve takes its opening time (minutes)',
+    es: 'Solo los interruptores, bombas y ventiladores pueden funcionar un tiempo fijado; una válvula usa su tiempo de apertura (minutes)',
+  },
+  'devices.conditionsOrSingle': {
+    zh: '多个条件请只写在 conditions 中（单个条件的 place、kind、op、value、deadband 不能同时填写）',
+    en: 'With several conditions, put them in conditions only (not place, kind, op, value or deadband of a single condition as well)',
+    es: 'Con varias condiciones, escríbalas solo en conditions (no también place, kind, op, value o deadband de una sola condición)',
+  },
+  'devices.matchNeedsConditions': {
+    zh: '「全部 / 任一」只用于多个条件（conditions）',
+    en: '“all / any” applies to several conditions (conditions) only',
+    es: '«todas / cualquiera» solo se aplica a varias condiciones (conditions)',
+  },
   'devices.scenarioMissing': { zh: '方案不存在', en: 'The scenario does not exist', es: 'El escenario no existe' },
   'devices.codeTaken': {
     zh: '编号「{code}」已被使用（设备与网关的编号在全平台唯一）',

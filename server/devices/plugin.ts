@@ -17,7 +17,7 @@ export function deviceServiceOf(app: FastifyInstance): DeviceService {
 }
 
 export const devicesRoutes: FastifyPluginAsync = async (app) => {
-  const service = new DeviceService(app.db, app.config, (m) => app.log.info(m));
+  const service = new DeviceService(app.db, app.config, (m) => app.log.info(m), app.sms);
   await service.start();
   services.set(app.server, service);
   app.addHook('preClose', async () => {

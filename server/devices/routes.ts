@@ -15,7 +15,7 @@ import { invalidInput, refuseValidation, resourceValidatorCompiler } from '../re
 import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { farmScope } from '../materials/ledger.ts';
-import { ACTION_OF_KIND, ACTIONS, commandView, type Action, type CommandRow } from './commands.ts';
+import { ACTION_OF_KIND, ACTIONS, commandView, RUN_FOR_MAX_S, RUN_FOR_MIN_S, type Action, type CommandRow } from './commands.ts';
 import type { DeviceService } from './service.ts';
 import { autoBucket, BUCKETS, MAX_POINTS, parsePlaces, pointsOf, readingSeries, unitsOverview, type Bucket } from './reads.ts';
 import { READING_KINDS, type ReadingKind } from './topics.ts';
@@ -23,6 +23,7 @@ import type { KnownDevice } from './hub.ts';
 import { msg } from './messages.ts';
 import type { FieldError } from '../../runtime/protocol/envelope.ts';
 import { registerScenarioRoutes } from './scenario-routes.ts';
+import { registerAlarmRoutes } from './alarm-routes.ts';
 import { registerEventStream } from './event-stream.ts';
 import { registerBuildRoutes } from './build-routes.ts';
 import { registerFieldTrendRoutes } from './field-trend.ts';
@@ -50,7 +51,7 @@ export const CONTROL_KINDS: Record<(typeof CONTROL_MENUS)[number], readonly stri
 /** Every screen of the area that reads devices, readings or alarms. */
 export const DEVICE_MENUS = [
   ...CONTROL_MENUS, 'farmControllRoomIndex', 'equipmentManagement', 'constructSmartSystem', 'basicInfoFarmDevice', 'basicInfoEnvironment',
-  'equipmentSunlightGreenhouse', 'farmDeviceIndex', 'environmentIndex', 'weatherSituation', 'shangSituation', 'scenarioAdd',
+  'equipmentSunlightGreenhouse', 'farmDeviceIndex', 'environmentIndex', 'weatherSituation', 'shangSituation', 'scenarioAdd', 'deviceAlarms',
 ];
 const SCENARIO_MENUS = ['scenarioAdd'];
 
@@ -84,7 +85,7 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
       attachValidation: true,
       schema: {
         tags,
-        summary: 'Send a command to a device: switch on/off, open a valve for N minutes, air-conditioner mode and set-point, a fertigation recipe. Pending until the device acknowledges; times out; refused at once for an offline device',
+        summary: 'Send a command to a device: switch on/off (a switch, pump or fan on for `runForS` seconds, switched off by the server), open a valve for N minutes, air-conditioner mode and set-point, a fertigation recipe. Pending until the device acknowledges; times out; refused at once for an offline device',
         description: `Needs \`{menu}:control\` for the screen \`menu\` it is sent from (one of ${CONTROL_MENUS.join(', ')}), a screen that controls the device's kind (else 40001 on \`menu\`), and an account of the device's own farm: the platform administrator, the configurer, a bloc's or a region's account read devices but never actuate them (40301). A device out of the caller's reading scope is 40401. A later command on the same device supersedes a pending one.`,
         body: {
           type: 'object',
@@ -207,6 +208,7 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
   );
 
   registerScenarioRoutes(plain, service);
+  registerAlarmRoutes(plain, service);
   registerBuildRoutes(plain, service);
   registerFieldTrendRoutes(plain);
   registerHomeDeviceRoutes(plain);
@@ -241,10 +243,22 @@ export function checkParams(action: Action, params: Record<string, unknown>, lan
     return v as number;
   };
   let out: Record<string, unknown> = {};
+  const runFor = (on: boolean) => {
+    // Run for a while (docs/devices.md): a whole number of seconds, 10 s – 24 h, on an «on» only.
+    const v = params.runForS;
+    if (v === undefined) return undefined;
+    const say = (key: string) => errors.push({ field: 'params.runForS', message: t(lang, msg[key as keyof typeof msg], { min: RUN_FOR_MIN_S, max: RUN_FOR_MAX_S / 3600 }) });
+    if (!on) say('devices.runForOnlyOn');
+    else if (typeof v !== 'number' || !Number.isInteger(v) || v < RUN_FOR_MIN_S || v > RUN_FOR_MAX_S) say('devices.runForRange');
+    return v as number;
+  };
   switch (action) {
-    case 'switch':
-      out = { on: bool('on') };
+    case 'switch': {
+      const on = bool('on');
+      const runForS = runFor(on);
+      out = { on, ...(runForS !== undefined ? { runForS } : {}) };
       break;
+    }
     case 'valve': {
       const open = bool('open');
       const minutes = open ? num('minutes', 1, 720, true) : undefined;
@@ -276,7 +290,11 @@ export function checkParams(action: Action, params: Record<string, unknown>, lan
     }
   }
   for (const k of Object.keys(params)) {
-    const allowed = { switch: ['on'], valve: ['open', 'minutes'], airConditioner: ['power', 'mode', 'setPoint', 'fan'], fertigation: ['run', 'recipe'] }[action];
+    if (k === 'runForS' && action !== 'switch') {
+      errors.push({ field: 'params.runForS', message: t(lang, msg['devices.runForKinds']) });
+      continue;
+    }
+    const allowed = { switch: ['on', 'runForS'], valve: ['open', 'minutes'], airConditioner: ['power', 'mode', 'setPoint', 'fan'], fertigation: ['run', 'recipe'] }[action];
     if (!allowed.includes(k)) bad(k, allowed.join(', '));
   }
   if (errors.length) throw invalidInput(errors, lang);

@@ -7,6 +7,7 @@
  * 虫情 and 灾情 are reports). Runs inside the demo seed's transaction; does nothing when any
  * gateway exists.
  */
+import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import { ROLLUP_FROM } from './readings-writer.ts';
 
@@ -45,7 +46,8 @@ const DEVICES: DeviceSpec[] = [
   { key: 'FLD-SOIL1', name: '东区一号地块墒情站', kind: 'sensor', model: 'TDR-3', placeType: 'plot', place: '东区一号地块', unit: FIELD, channels: ['soilMoisture', 'soilTemperature'], gateway: 1 },
   { key: 'FLD-SOIL2', name: '东区二号地块墒情站', kind: 'sensor', model: 'TDR-3', placeType: 'plot', place: '东区二号地块', unit: FIELD, channels: ['soilMoisture'], gateway: 1 },
   { key: 'FLD-PUMP', name: '东区灌溉潜水泵', kind: 'pump', model: '200QJ50-52', placeType: 'plot', place: '东区泵房', unit: FIELD, state: { on: false }, gateway: 1 },
-  { key: 'FLD-V1', name: '东区一号地块电磁阀', kind: 'valve', model: 'DN50-24V', placeType: 'plot', place: '东区一号地块', unit: FIELD, state: { open: false }, gateway: 1 },
+  // Open: the field's interlock lets the pump run only while a valve is open (seedAlarms).
+  { key: 'FLD-V1', name: '东区一号地块电磁阀', kind: 'valve', model: 'DN50-24V', placeType: 'plot', place: '东区一号地块', unit: FIELD, state: { open: true }, gateway: 1 },
   { key: 'FLD-V2', name: '东区二号地块电磁阀', kind: 'valve', model: 'DN50-24V', placeType: 'plot', place: '东区二号地块', unit: FIELD, state: { open: false }, gateway: 1 },
   { key: 'FERT', name: '水肥一体机', kind: 'fertigation', model: 'SF-3000 三通道', placeType: 'facility', place: '灌溉泵房', unit: FERTIGATION, state: { running: false, recipe: null }, gateway: 1 },
   { key: 'FERT-EC', name: '水肥一体机 EC/pH 传感器', kind: 'sensor', model: 'EC-PH-200', placeType: 'facility', place: '灌溉泵房', unit: FERTIGATION, channels: ['ec', 'ph'], gateway: 1 },
@@ -94,8 +96,10 @@ export async function seedDevices(tx: Queryable): Promise<void> {
     for (const [gi, g] of gatewaySpecs.entries()) {
       const { rows } = await tx.query<{ id: number }>(
         // Simulated: the demo gateways are the simulator's to play, and say so on every screen.
+        // Their secrets are made per installation (printed on the first start when a broker
+        // port is open: demoGatewaySecrets), never a constant someone could read in the code.
         `INSERT INTO device_gateways(farm_id, code, name, secret, place, firmware, simulated) VALUES ($1, $2, $3, $4, $5, $6, true) RETURNING id`,
-        [farm.id, `${prefix}-GW${gi + 1}`, g.name, `demo-secret-${prefix}-${gi + 1}`, g.place, 'v2.3.1'],
+        [farm.id, `${prefix}-GW${gi + 1}`, g.name, randomBytes(12).toString('base64url'), g.place, 'v2.3.1'],
       );
       gateways.push(rows[0].id);
     }
@@ -133,23 +137,77 @@ export async function seedDevices(tx: Queryable): Promise<void> {
     const pump = ids.get('FLD-PUMP');
     const drip = ids.get('GH1-DRIP');
     const fan = ids.get('GH1-FAN');
-    const scenarios = [
+    const scenarios: { name: string; trigger: Record<string, unknown>; from: string; to: string; action: Record<string, unknown>; alarm: boolean }[] = [
       { name: '一号温室高温通风', trigger: { type: 'threshold', place: GREENHOUSE_1, kind: 'airTemperature', op: 'above', value: 30, deadband: 1, minIntervalS: 600 }, from: '06:00', to: '19:00', action: { deviceId: fan, action: 'switch', params: { on: true } }, alarm: true },
       { name: '东区土壤干旱自动灌溉', trigger: { type: 'threshold', place: FIELD, kind: 'soilMoisture', op: 'below', value: 22, deadband: 2, minIntervalS: 1800 }, from: '05:00', to: '20:00', action: { deviceId: pump, action: 'switch', params: { on: true } }, alarm: true },
       { name: '一号温室每日早间滴灌', trigger: { type: 'schedule', at: '07:30' }, from: '00:00', to: '23:59', action: { deviceId: drip, action: 'valve', params: { open: true, minutes: 20 } }, alarm: false },
+      // Two conditions (both must hold) and a run-for duration: the fan runs 15 minutes and
+      // the server switches it off itself (docs/devices.md, "Run for a while").
+      {
+        name: '一号温室闷热除湿通风',
+        trigger: {
+          type: 'threshold', match: 'all', minIntervalS: 1800,
+          conditions: [
+            { place: GREENHOUSE_1, kind: 'airTemperature', op: 'above', value: 28, deadband: 1 },
+            { place: GREENHOUSE_1, kind: 'airHumidity', op: 'above', value: 85, deadband: 5 },
+          ],
+        },
+        from: '08:00', to: '18:00', action: { deviceId: fan, action: 'switch', params: { on: true, runForS: 900 } }, alarm: false,
+      },
     ];
+    const scenarioIds: number[] = [];
     for (const s of scenarios) {
-      await tx.query(
-        `INSERT INTO device_scenarios(farm_id, name, trigger, window_from, window_to, action, alarm, last_fired_at, runs) VALUES ($1, $2, $3, $4, $5, $6, $7, now() - interval '1 day', 3)`,
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO device_scenarios(farm_id, name, trigger, window_from, window_to, action, alarm, last_fired_at, runs) VALUES ($1, $2, $3, $4, $5, $6, $7, now() - interval '1 day', 3) RETURNING id`,
         [farm.id, s.name, JSON.stringify(s.trigger), s.from, s.to, JSON.stringify(s.action), s.alarm],
       );
+      scenarioIds.push(rows[0].id);
     }
-    await tx.query(
-      `INSERT INTO device_alarms(farm_id, place, kind, message, raised_at, cleared_at) VALUES ($1, $2, 'airTemperature', '一号温室高温通风（airTemperature 31.4）', now() - interval '2 days', now() - interval '2 days' + interval '40 minutes')`,
-      [farm.id, GREENHOUSE_1],
-    );
+    await seedAlarms(tx, farm.id, fi, ids, scenarioIds[0]);
     await seedReports(tx, farm);
   }
+}
+
+/**
+ * The farm's alarm settings (on-duty and escalation contacts: phones no demo account uses),
+ * its interlock (the field pump runs only while a valve is open), and, on the first farm,
+ * alarms in every state of the lifecycle (docs/devices.md, "Alarms", "Seed").
+ */
+async function seedAlarms(tx: Queryable, farmId: number, fi: number, ids: Map<string, number>, hotRule: number): Promise<void> {
+  await tx.query(
+    `INSERT INTO device_farm_settings(farm_id, duty_name, duty_phone, escalation_name, escalation_phone, escalate_after_s, stale_after_s)
+     VALUES ($1, $2, $3, $4, $5, 900, 900)`,
+    [farmId, fi === 0 ? '周伟' : '李娜', `139666602${fi}1`, fi === 0 ? '王建国' : '赵强', `139666602${fi}2`],
+  );
+  await tx.query(
+    `INSERT INTO device_interlocks(farm_id, unit, name, device_id, guard) VALUES ($1, $2, '水泵须有阀门开启', $3, $4)`,
+    [farmId, FIELD, ids.get('FLD-PUMP'), JSON.stringify({ when: { on: true }, requires: 'any', of: [{ deviceId: ids.get('FLD-V1'), key: 'open', equals: true }, { deviceId: ids.get('FLD-V2'), key: 'open', equals: true }] })],
+  );
+  if (fi !== 0) return;
+  const operator = (await tx.query<{ id: number }>(`SELECT id FROM users WHERE username = 'farm'`)).rows[0]?.id ?? null;
+  const add = (a: { source: string; condition: string; severity: string; deviceId?: number; scenarioId?: number; place: string; kind: string; params: Record<string, unknown>; message: string; raised: string; occurrences?: number; ack?: [string, string]; cleared?: string; reason?: string; level?: number; escalated?: string }) =>
+    tx.query(
+      `INSERT INTO device_alarms(farm_id, scenario_id, device_id, place, kind, message, source, condition, severity, params, occurrences, raised_at, last_raised_at,
+                                 acknowledged_at, acknowledged_by, ack_note, cleared_at, cleared_by, clear_reason, escalation_level, escalated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now() - $12::interval, now() - $12::interval,
+               now() - $13::interval, CASE WHEN $13::text IS NULL THEN NULL ELSE $14::int END, $15, now() - $16::interval, CASE WHEN $17 = '' THEN NULL ELSE $14::int END, $17, $18, now() - $19::interval)`,
+      [
+        farmId, a.scenarioId ?? null, a.deviceId ?? null, a.place, a.kind, a.message, a.source, a.condition, a.severity, JSON.stringify(a.params), a.occurrences ?? 1, a.raised,
+        a.ack?.[0] ?? null, operator, a.ack?.[1] ?? '', a.cleared ?? null, a.reason ?? '', a.level ?? 0, a.escalated ?? null,
+      ],
+    );
+  const id = (key: string) => ids.get(key) as number;
+  // Open, major, escalated once: the high-temperature rule fired and nobody has acknowledged it (the rule is disarmed: it clears when the house cools).
+  await add({ source: `scenario:${hotRule}`, condition: 'threshold', severity: 'major', scenarioId: hotRule, place: GREENHOUSE_1, kind: 'airTemperature', params: { rule: '一号温室高温通风', kind: 'airTemperature', value: 'airTemperature 31.2' }, message: '一号温室高温通风（airTemperature 31.2）', raised: '25 minutes', occurrences: 3, level: 1, escalated: '10 minutes' });
+  await tx.query(`UPDATE device_scenarios SET armed = false WHERE id = $1`, [hotRule]);
+  // Acknowledged: the fertigation machine refused a recipe; someone is on it.
+  await add({ source: `device:${id('FERT')}`, condition: 'commandFailed', severity: 'minor', deviceId: id('FERT'), place: FERTIGATION, kind: 'commandFailed', params: { device: '水肥一体机', reason: 'E2 A 桶液位低' }, message: '设备「水肥一体机」拒绝执行命令：E2 A 桶液位低', raised: '3 hours', ack: ['2 hours 40 minutes', '已安排补充 A 液'] });
+  // Cleared automatically: the greenhouse's air conditioner was offline for 18 minutes yesterday.
+  await add({ source: `device:${id('GH1-AC')}`, condition: 'offline', severity: 'major', deviceId: id('GH1-AC'), place: GREENHOUSE_1, kind: 'offline', params: { device: '一号温室空调' }, message: '设备「一号温室空调」离线', raised: '26 hours', cleared: '25 hours 42 minutes' });
+  // Cleared by hand with the reason: a field station sent nothing after its battery ran out.
+  await add({ source: `device:${id('FLD-SOIL2')}`, condition: 'stale', severity: 'minor', deviceId: id('FLD-SOIL2'), place: FIELD, kind: 'stale', params: { device: '东区二号地块墒情站', minutes: 45 }, message: '传感器「东区二号地块墒情站」在线但已 45 分钟没有读数', raised: '3 days', ack: ['2 days 23 hours', '去现场看'], cleared: '2 days 20 hours', reason: '更换电池后恢复上报' });
+  // The older threshold alarm (cleared when the rule re-armed).
+  await add({ source: `scenario:${hotRule}`, condition: 'threshold', severity: 'major', scenarioId: hotRule, place: GREENHOUSE_1, kind: 'airTemperature', params: { rule: '一号温室高温通风', kind: 'airTemperature', value: 'airTemperature 31.4' }, message: '一号温室高温通风（airTemperature 31.4）', raised: '2 days', cleared: '1 day 23 hours 20 minutes' });
 }
 
 /** The seedling base's automation: heating on cold nights, misting when the air is dry, and one cleared alarm. */
@@ -232,3 +290,9 @@ async function seedNurseryReports(tx: Queryable, farm: { id: number; bloc_id: nu
   await add('disasterReports', { place: house2, observedOn: day(17), disasterType: 'frost', affectedAreaMu: 0.4, crop: '黄瓜', grade: 1, observer: '韩雪', photoUrls: photo('disaster-17'), remark: '寒潮夜间棚温降到 9 ℃，热风机补温，边行叶缘轻微受冻' });
 }
 
+
+/** The simulated (demo) gateways with their secrets, for the first start's console output. */
+export async function demoGatewaySecrets(db: Queryable): Promise<{ code: string; secret: string }[]> {
+  const { rows } = await db.query<{ code: string; secret: string }>('SELECT code, secret FROM device_gateways WHERE simulated ORDER BY code');
+  return rows;
+}

@@ -11,6 +11,8 @@ import { Commands } from './commands.ts';
 import { httpForecast, noForecast, type ForecastProvider } from './forecast.ts';
 import { DeviceHub } from './hub.ts';
 import { Scenarios } from './scenarios.ts';
+import { Alarms } from './alarms.ts';
+import type { SmsSender } from '../sms/sender.ts';
 import { DeviceSimulator } from './simulator.ts';
 
 export interface DeviceServiceOptions {
@@ -21,6 +23,8 @@ export interface DeviceServiceOptions {
   simulatorHeartbeatMs?: number;
   /** How often silent devices are marked offline; a sixth of the offline limit (1–15 s) by default. */
   offlineSweepMs?: number;
+  /** How often pending stops of run-for durations are looked for; every second by default. */
+  stopSweepMs?: number;
 }
 
 export class DeviceService {
@@ -28,21 +32,27 @@ export class DeviceService {
   readonly hub: DeviceHub;
   readonly commands: Commands;
   readonly scenarios: Scenarios;
+  readonly alarms: Alarms;
   simulator: DeviceSimulator | null = null;
   forecast: ForecastProvider = noForecast;
   /** Open event streams' closers (ended on close, so the server can stop). */
   readonly streams = new Set<() => void>();
   private retention: NodeJS.Timeout | null = null;
   private offlineSweep: NodeJS.Timeout | null = null;
+  private stopSweep: NodeJS.Timeout | null = null;
+  private stopping: Promise<number> | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly config: ServerConfig,
     private readonly log: (msg: string) => void,
+    sms: SmsSender | null = null,
   ) {
     this.hub = new DeviceHub(db, config, log);
-    this.commands = new Commands(db, this.hub, config);
-    this.scenarios = new Scenarios(db, this.hub, this.commands);
+    this.alarms = new Alarms(db, this.hub.events, sms, log);
+    this.hub.onOffline((devices, gateways) => this.alarms.wentOffline(devices, gateways));
+    this.commands = new Commands(db, this.hub, config, this.alarms);
+    this.scenarios = new Scenarios(db, this.hub, this.commands, this.alarms);
     if (config.forecastUrl) {
       // Where the farm is: the mean of its placed devices (system build), else nothing.
       this.forecast = httpForecast(config.forecastUrl, async (farmId) => {
@@ -59,10 +69,12 @@ export class DeviceService {
         root: this.config.mqttTopicRoot,
         port: this.config.mqttPort,
         host: this.config.mqttHost,
+        tls: this.config.mqttTls,
         log: this.log,
         onPresence: (code, online) => this.hub.gatewayPresence(code, online),
       });
       if (this.broker.port != null) this.log(`[mqtt] embedded broker listening on ${this.config.mqttHost}:${this.broker.port}`);
+      if (this.broker.tlsPort != null) this.log(`[mqtt] embedded broker listening for MQTTS on ${this.config.mqttHost}:${this.broker.tlsPort}`);
     }
     await this.hub.start(this.broker);
     this.scenarios.startSchedule();
@@ -71,22 +83,53 @@ export class DeviceService {
         root: this.config.mqttTopicRoot,
         periodMs: opts.simulatorPeriodMs ?? Number(process.env.DEVICE_SIMULATOR_PERIOD_MS ?? 10_000),
         ackDelayMs: opts.simulatorAckDelayMs ?? 300,
-        faults: true,
+        // DEVICE_SIMULATOR_FAULTS=off: no random drop-outs and faults (tests watching one sensor).
+        faults: process.env.DEVICE_SIMULATOR_FAULTS !== 'off',
         heartbeatMs: opts.simulatorHeartbeatMs ?? Math.max(1000, Math.min(60_000, (this.config.deviceOfflineAfterS * 1000) / 3)),
         log: this.log,
       });
       await this.simulator.start();
     }
-    // Silent devices go offline on the open consoles without a reload.
+    // Silent devices go offline on the open consoles without a reload; on the same timer,
+    // alarms: stale sensors, conditions that ended, escalation of the unacknowledged.
     const every = opts.offlineSweepMs ?? Math.max(1000, Math.min(15_000, (this.config.deviceOfflineAfterS * 1000) / 6));
-    this.offlineSweep = setInterval(() => void this.hub.sweepOffline().catch(() => undefined), every);
+    this.offlineSweep = setInterval(() => {
+      // A turn still running (a slow database): skip this tick rather than queue behind it.
+      if (!this.sweeping && this.autoSweep) void this.sweep().catch(() => undefined);
+    }, every);
     this.offlineSweep.unref();
+    // Run for a while: the offs due are sent now (a stop whose time passed while the server
+    // was down goes out at start) and then every second.
+    const stops = () => {
+      if (!this.stopping && this.autoSweep) this.stopping = this.commands.stopDue(new Date()).catch(() => 0).finally(() => (this.stopping = null));
+    };
+    stops();
+    this.stopSweep = setInterval(stops, opts.stopSweepMs ?? 1000);
+    this.stopSweep.unref();
     if (this.config.readingsRetentionDays > 0) {
       const sweep = () => void this.deleteOldReadings().catch(() => undefined);
       this.retention = setInterval(sweep, 6 * 3_600_000);
       this.retention.unref();
     }
   }
+
+  /** One turn of the sweep: offline first (its alarms), then the alarms' own sweep. */
+  sweep(now = new Date(this.hub.now())): Promise<void> {
+    const run = async () => {
+      await this.hub.sweepOffline(now);
+      await this.alarms.sweep(now);
+    };
+    // One at a time: a call during a turn runs after it.
+    const turn = (this.sweeping ?? Promise.resolve()).then(run, run);
+    this.sweeping = turn;
+    void turn.finally(() => {
+      if (this.sweeping === turn) this.sweeping = null;
+    }).catch(() => undefined);
+    return turn;
+  }
+  private sweeping: Promise<void> | null = null;
+  /** False stops the timer's turns (tests that move the sweep's clock call `sweep(now)` themselves, undisturbed). */
+  autoSweep = true;
 
   /**
    * After the system-build screens change gateways or devices: the hub and the scenarios
@@ -114,6 +157,8 @@ export class DeviceService {
   async close(): Promise<void> {
     if (this.retention) clearInterval(this.retention);
     if (this.offlineSweep) clearInterval(this.offlineSweep);
+    if (this.stopSweep) clearInterval(this.stopSweep);
+    await this.stopping;
     for (const end of [...this.streams]) end();
     this.scenarios.close();
     this.commands.close();

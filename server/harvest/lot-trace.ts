@@ -18,7 +18,7 @@ import { groupTrace } from '../materials/traces.ts';
 import { salesOrderNumber } from './numbers.ts';
 
 export type Step = 'back' | 'lot' | 'forward';
-export type TrackingEvent = 'inputApplied' | 'harvesting' | 'shipping' | 'onHand';
+export type TrackingEvent = 'receiving' | 'inputApplied' | 'harvesting' | 'shipping' | 'onHand';
 
 /** One critical tracking event with its key data elements. */
 export interface TraceEventRow {
@@ -36,7 +36,7 @@ export interface TraceEventRow {
   /** Who the goods came from (back: supplier or manufacturer) or went to (forward: customer). */
   counterparty: string | null;
   contact: string | null;
-  referenceType: 'stockOut' | 'batch' | 'salesOrder' | null;
+  referenceType: 'stockIn' | 'stockOut' | 'batch' | 'salesOrder' | null;
   reference: string | null;
   /** Back: the stock-in that received the material lot, and the purchase order behind it. */
   sourceReference: string | null;

@@ -37,6 +37,71 @@ export const msg = defineMessages({
     en: 'Please give the reason for the recall (4–200 characters)',
     es: 'Indique el motivo de la retirada (4–200 caracteres)',
   },
+  'harvest.releaseCause': {
+    zh: '{material} {appliedOn} 施用，{safeFrom} 起才安全',
+    en: '{material} applied on {appliedOn}, safe from {safeFrom}',
+    es: '{material} aplicado el {appliedOn}, seguro desde el {safeFrom}',
+  },
+  'harvest.held': {
+    zh: '批次 {batch} 在农药安全间隔期内采收（{cause}），要等本批次采收后的农残检测合格，或有放行权限的人写明理由放行，才能生成追溯码和销售',
+    en: 'Batch {batch} was harvested inside a pesticide safety interval ({cause}); it gets no trace code and no sale until a residue test of this batch, dated after its harvest, passes, or someone allowed to release it gives a reason',
+    es: 'El lote {batch} se cosechó dentro de un plazo de seguridad ({cause}); no tendrá código ni venta hasta que un análisis de residuos de este lote, posterior a su cosecha, sea conforme, o alguien autorizado lo libere con un motivo',
+  },
+  'harvest.heldFailed': {
+    zh: '批次 {batch} 在农药安全间隔期内采收（{cause}），{testedOn} 的本批次农残检测不合格，不能生成追溯码，也不能销售',
+    en: 'Batch {batch} was harvested inside a pesticide safety interval ({cause}) and its residue test of {testedOn} failed; it gets no trace code and no sale',
+    es: 'El lote {batch} se cosechó dentro de un plazo de seguridad ({cause}) y su análisis de residuos del {testedOn} no fue conforme; no tendrá código ni venta',
+  },
+  'harvest.releasedByTest': {
+    zh: '批次 {batch} 在安全间隔期内采收，{testedOn} 本批次农残检测合格，已放行',
+    en: 'Batch {batch} was harvested inside a safety interval; released by its passing residue test of {testedOn}',
+    es: 'El lote {batch} se cosechó dentro de un plazo de seguridad; liberado por su análisis de residuos conforme del {testedOn}',
+  },
+  'harvest.releasedByPerson': {
+    zh: '批次 {batch} 在安全间隔期内采收，未经检测由人工放行：{reason}',
+    en: 'Batch {batch} was harvested inside a safety interval; released without a test by a person: {reason}',
+    es: 'El lote {batch} se cosechó dentro de un plazo de seguridad; liberado sin análisis por una persona: {reason}',
+  },
+  'harvest.releaseNotHeld': {
+    zh: '批次 {batch} 没有被安全间隔期扣留，不需要放行',
+    en: 'Batch {batch} is not held by a safety interval; there is nothing to release',
+    es: 'El lote {batch} no está retenido por un plazo de seguridad; no hay nada que liberar',
+  },
+  'harvest.releaseReason': {
+    zh: '请写明放行理由（4–200 字）',
+    en: 'Please give the reason for the release (4–200 characters)',
+    es: 'Indique el motivo de la liberación (4–200 caracteres)',
+  },
+  'harvest.heldOption': { zh: '未放行：待本批次检测', en: 'held: waiting for its test', es: 'retenido: espera su análisis' },
+  'harvest.fieldRequired': { zh: '必填', en: 'Required', es: 'Obligatorio' },
+  'harvest.materialMissing': { zh: '农资不存在', en: 'The input does not exist', es: 'El insumo no existe' },
+  'harvest.lotMissing': { zh: '请填写批号', en: 'Please give the lot number', es: 'Indique el número de lote' },
+  'harvest.lotUnknown': {
+    zh: '台账里没有 {material} 批号 {lot} 的出入库记录',
+    en: 'The stock ledger has no movement of {material} lot {lot}',
+    es: 'El libro de existencias no tiene movimientos de {material}, lote {lot}',
+  },
+  'harvest.lotAlreadyRecalled': {
+    zh: '{material} 批号 {lot} 已经召回（{number}）',
+    en: '{material} lot {lot} has already been recalled ({number})',
+    es: '{material}, lote {lot}, ya fue retirado ({number})',
+  },
+  'harvest.recallNoticeTitle': { zh: '召回 {number}：{subject}', en: 'Recall {number}: {subject}', es: 'Retirada {number}: {subject}' },
+  'harvest.recallNoticeBody': {
+    zh: '{farm} 召回，原因：{reason}。请联系以下客户，记录退回和销毁数量：',
+    en: '{farm} recalls, because: {reason}. Contact these customers and record what is returned and destroyed:',
+    es: '{farm} retira, motivo: {reason}. Contacte con estos clientes y registre lo devuelto y destruido:',
+  },
+  'harvest.recallText': {
+    zh: '【{farm}】召回通知：您 {on} 购买的{crop}（批次 {batch}，{quantity} {unit}）因“{reason}”召回，请立即停止销售和食用，联系农场退回或销毁。',
+    en: '[{farm}] Recall: the {crop} you bought on {on} (batch {batch}, {quantity} {unit}) is recalled because "{reason}". Stop selling and eating it; contact the farm to return or destroy it.',
+    es: '[{farm}] Retirada: el {crop} que compró el {on} (lote {batch}, {quantity} {unit}) se retira por "{reason}". Deje de venderlo y consumirlo; contacte con la granja para devolverlo o destruirlo.',
+  },
+  'harvest.recallOverReconciled': {
+    zh: '退回 {returned} + 销毁 {destroyed} = {total} {unit}，超过了批次 {batch} 卖给 {customer} 的 {sold} {unit}',
+    en: 'Returned {returned} + destroyed {destroyed} = {total} {unit}, more than the {sold} {unit} of batch {batch} sold to {customer}',
+    es: 'Devuelto {returned} + destruido {destroyed} = {total} {unit}, más que los {sold} {unit} del lote {batch} vendidos a {customer}',
+  },
   'harvest.notConfirmed': { zh: '只有已确认的销售单可以作废', en: 'Only a confirmed order can be cancelled', es: 'Solo se puede anular un pedido confirmado' },
   'harvest.batchInUse': {
     zh: '批次 {batch} 已有销售或追溯码，不能删除',

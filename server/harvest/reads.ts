@@ -9,6 +9,9 @@ import { farmScope } from '../materials/ledger.ts';
 import { movementNumber } from '../materials/numbers.ts';
 import { salesOrderNumber } from './numbers.ts';
 import { type Application, applicationsBefore, insideIntervals } from './safety.ts';
+import { type Release, releaseNote, releaseStates } from './release.ts';
+import type { Lang } from '../i18n/lang.ts';
+import { t } from '../i18n/catalog.ts';
 
 export interface Paging {
   pageIndex: number;
@@ -67,10 +70,10 @@ export interface HarvestQuery extends Paging {
 interface HarvestRow {
   id: string; farm_id: number; farm_name: string; batch_no: string; group_id: string; group_name: string | null; crop: string | null; plot: string | null;
   harvested_on: string; quantity: string; unit: string; grade: string; sold: string; left_qty: string; note: string | null; trace_code: string | null; created_at: string;
-  safety_override_reason: string | null; recalled_on: string | null; recall_reason: string | null;
+  safety_override_reason: string | null; recalled_on: string | null; recall_reason: string | null; recall_id: number | null;
 }
 
-export async function harvestPage(db: Queryable, user: SessionUser, q: HarvestQuery) {
+export async function harvestPage(db: Queryable, user: SessionUser, q: HarvestQuery, lang: Lang = 'zh') {
   const p = new Params();
   const where = [farmScope(user, p, 'h.farm_id', 'read')];
   if (q.groupId) where.push(`h.group_id = ${p.add(q.groupId)}`);
@@ -86,15 +89,17 @@ export async function harvestPage(db: Queryable, user: SessionUser, q: HarvestQu
             ${CROP_OF_GROUP} AS crop, ${PLOT_OF_GROUP} AS plot, h.harvested_on::text, trim_scale(h.quantity)::text AS quantity, h.unit, h.grade,
             trim_scale(h.sold)::text AS sold, trim_scale(h.quantity - h.sold)::text AS left_qty, h.note,
             (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at,
-            h.safety_override_reason, h.recalled_at::date::text AS recalled_on, h.recall_reason
+            h.safety_override_reason, h.recalled_at::date::text AS recalled_on, h.recall_reason,
+            (SELECT min(rb.recall_id) FROM recall_batches rb WHERE rb.harvest_id = h.id AND rb.marked) AS recall_id
        FROM ${from} ORDER BY h.harvested_on DESC, h.id DESC LIMIT ${q.pageSize} OFFSET ${offset(q)}`,
     p.values,
   );
-  const flags = await safetyFlags(db, rows.map((r) => Number(r.id)));
-  return page(rows.map((r) => harvestView(r, flags.get(Number(r.id)) ?? [])), total, q);
+  const releases = await releaseStates(db, rows.map((r) => Number(r.id)));
+  return page(rows.map((r) => harvestView(r, releases.get(Number(r.id)), lang)), total, q);
 }
 
-function harvestView(r: HarvestRow, flags: SafetyFlag[]) {
+function harvestView(r: HarvestRow, release: Release | undefined, lang: Lang) {
+  const flags = release?.flags ?? [];
   return {
     id: Number(r.id),
     farmId: Number(r.farm_id),
@@ -119,24 +124,29 @@ function harvestView(r: HarvestRow, flags: SafetyFlag[]) {
     recalled: r.recalled_on !== null,
     recalledOn: r.recalled_on,
     recallReason: r.recall_reason,
+    recallId: r.recall_id === null ? null : Number(r.recall_id),
+    release: release?.state ?? 'notFlagged',
+    releaseNote: release ? releaseNote(lang, r.batch_no, release) : '',
+    releaseTestOn: release?.test?.testedOn ?? null,
   };
 }
 
-export async function harvestById(db: Queryable, user: SessionUser, id: number) {
+export async function harvestById(db: Queryable, user: SessionUser, id: number, lang: Lang = 'zh') {
   const p = new Params();
   const { rows } = await db.query<HarvestRow>(
     `SELECT h.id, h.farm_id, (SELECT name FROM organisations WHERE id = h.farm_id) AS farm_name, h.batch_no, h.group_id, g.data->>'name' AS group_name,
             ${CROP_OF_GROUP} AS crop, ${PLOT_OF_GROUP} AS plot, h.harvested_on::text, trim_scale(h.quantity)::text AS quantity, h.unit, h.grade,
             trim_scale(h.sold)::text AS sold, trim_scale(h.quantity - h.sold)::text AS left_qty, h.note,
             (SELECT code FROM trace_codes c WHERE c.harvest_id = h.id) AS trace_code, h.created_at,
-            h.safety_override_reason, h.recalled_at::date::text AS recalled_on, h.recall_reason
+            h.safety_override_reason, h.recalled_at::date::text AS recalled_on, h.recall_reason,
+            (SELECT min(rb.recall_id) FROM recall_batches rb WHERE rb.harvest_id = h.id AND rb.marked) AS recall_id
        FROM harvests h LEFT JOIN resource_records g ON g.resource = 'plantGroups' AND g.id = h.group_id
       WHERE h.id = ${p.add(id)} AND ${farmScope(user, p, 'h.farm_id', 'read')}`,
     p.values,
   );
   if (!rows[0]) return null;
-  const flags = await safetyFlags(db, [id]);
-  return harvestView(rows[0], flags.get(id) ?? []);
+  const releases = await releaseStates(db, [id]);
+  return harvestView(rows[0], releases.get(id), lang);
 }
 
 export interface SaleQuery extends Paging {
@@ -356,7 +366,7 @@ export async function reviewPage(db: Queryable, user: SessionUser, q: Paging & {
 }
 
 /** Batches with something left to sell, as options «batch · crop · left unit». */
-export async function batchOptions(db: Queryable, user: SessionUser) {
+export async function batchOptions(db: Queryable, user: SessionUser, lang: Lang = 'zh') {
   const p = new Params();
   const { rows } = await db.query<Record<string, string>>(
     `SELECT h.id, h.batch_no, ${CROP_OF_GROUP} AS crop, trim_scale(h.quantity - h.sold)::text AS left_qty, h.unit
@@ -364,7 +374,12 @@ export async function batchOptions(db: Queryable, user: SessionUser) {
       WHERE h.sold < h.quantity AND ${farmScope(user, p, 'h.farm_id')} ORDER BY h.harvested_on DESC, h.id DESC LIMIT 500`,
     p.values,
   );
-  return rows.map((r) => ({ value: Number(r.id), label: `${r.batch_no} · ${r.crop ?? ''} · ${r.left_qty} ${r.unit}` }));
+  // A held batch stays in the list (its test is recorded against it) and says why it cannot be sold yet.
+  const releases = await releaseStates(db, rows.map((r) => Number(r.id)));
+  return rows.map((r) => {
+    const held = releases.get(Number(r.id))?.state === 'held';
+    return { value: Number(r.id), label: `${r.batch_no} · ${r.crop ?? ''} · ${r.left_qty} ${r.unit}${held ? ` · ${t(lang, 'harvest.heldOption')}` : ''}` };
+  });
 }
 
 /** Planting groups of the scope as options (closed ones too: harvests are recorded after the season). */

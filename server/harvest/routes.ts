@@ -12,12 +12,16 @@ import { t } from '../i18n/catalog.ts';
 import { invalidInput, refuseValidation, resourceValidatorCompiler } from '../resources/validation.ts';
 import { okArray, okObject, okPage } from '../admin/schemas.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { answerReview, recallHarvest, cancelSale, createEntry, createHarvest, createSale, deleteEntry, deleteHarvest, traceCodeFor, type EntryInput, type HarvestInput, type SaleInput } from './sales.ts';
+import { answerReview, releaseHarvest, cancelSale, createEntry, createHarvest, createSale, deleteEntry, deleteHarvest, traceCodeFor, type EntryInput, type HarvestInput, type SaleInput } from './sales.ts';
 import { accountReport, accountSummary, batchOptions, entryPage, groupOptions, harvestById, harvestPage, reviewPage, saleWithLines, salePage, traceCodePage } from './reads.ts';
 import { EXPENSE_CATEGORIES, GRADES, INCOME_CATEGORIES } from './numbers.ts';
 import './messages.ts';
 import { csvDocument } from '../../runtime/format/csv.ts';
-import { lotTrace, sortTraceRows, TRACE_SORT_FIELDS } from './lot-trace.ts';
+import { lotTrace, sortTraceRows, TRACE_SORT_FIELDS, type TraceEventRow } from './lot-trace.ts';
+import { materialLotTrace, materialOfScope } from './material-lot.ts';
+import { createRecall, recallById, recallContact, recallContacts, recallNumber, recallPage, recordProgress, sendRecallTexts, type ProgressInput } from './recalls.ts';
+import { traceFile, traceFileName } from './trace-export.ts';
+import { registerLabelSheets } from './label-sheet.ts';
 
 const tags = ['harvest'];
 export const HARVEST_MENUS = ['farmHarvestIndex'];
@@ -103,6 +107,8 @@ export const harvestRoutes: FastifyPluginAsync = async (plain) => {
   registerSales(app);
   registerAccounts(app);
   registerTrace(app);
+  registerRecalls(app);
+  registerLabelSheets(plain);
 };
 
 function registerHarvests(app: TypedApp) {
@@ -122,13 +128,13 @@ function registerHarvests(app: TypedApp) {
       const me = requireCan(req, { menus: [...HARVEST_MENUS, ...SALE_MENUS, ...TRACE_MENUS] });
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       const q = req.query;
-      return ok(await harvestPage(app.db, me, { ...q, grade: q.grade || undefined, keyword: q.keyword || undefined, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }));
+      return ok(await harvestPage(app.db, me, { ...q, grade: q.grade || undefined, keyword: q.keyword || undefined, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }, req.lang));
     },
   );
   app.get('/farmHarvest/harvests/:id', { ...validated, schema: { tags, summary: 'One harvest batch', description: `Needs one of ${HARVEST_MENUS.join(', ')}.`, params: idParams, response: okObject() } }, async (req) => {
     const me = requireCan(req, { menus: [...HARVEST_MENUS, ...TRACE_MENUS] });
     if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-    const row = await harvestById(app.db, me, req.params.id);
+    const row = await harvestById(app.db, me, req.params.id, req.lang);
     if (!row) throw notFound();
     return ok(row);
   });
@@ -163,7 +169,7 @@ function registerHarvests(app: TypedApp) {
       ...validated,
       schema: {
         tags,
-        summary: 'Recall a batch with a reason: its public page says so, its sales are refused; the reply lists the customers it went to, for contact',
+        summary: 'Recall a batch with a reason: its public page says so, its sales are refused, its customers are notified (notice and text message); the reply lists them, for contact, with the recall to record progress on',
         description: 'Needs farmHarvestIndex:recall. A batch is recalled once (40001 the second time).',
         params: idParams,
         body: { type: 'object', additionalProperties: false, required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$' } } },
@@ -173,11 +179,31 @@ function registerHarvests(app: TypedApp) {
     async (req) => {
       const me = requireAction(req, HARVEST_MENUS, 'recall');
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
-      await app.db.transaction((tx) => recallHarvest(tx, req, me, req.params.id, req.body.reason));
-      const batch = await harvestById(app.db, me, req.params.id);
-      const report = await lotTrace(app.db, me, req.params.id, new Date().toISOString().slice(0, 10));
-      const contacts = (report?.rows ?? []).filter((r) => r.event === 'shipping' && r.status === 'confirmed').map((r) => ({ customer: r.counterparty, phone: r.contact, orderedOn: r.date, quantity: r.quantity, unit: r.unit, order: r.reference }));
-      return ok({ ...batch, contacts });
+      const made = await app.db.transaction((tx) => createRecall(tx, req, me, { kind: 'batch', harvestId: req.params.id, reason: req.body.reason }));
+      await sendRecallTexts(app.db, app.sms, made.texts);
+      const batch = await harvestById(app.db, me, req.params.id, req.lang);
+      const contacts = (await recallContacts(app.db, me, made.id, { pageIndex: 1, pageSize: 500 })).rows.map((c) => ({ customer: c.customer, phone: c.phone, quantity: c.sold, unit: c.unit, orders: c.orders, sms: c.sms }));
+      return ok({ ...batch, recallId: made.id, recallNumber: recallNumber(made.id), contacts });
+    },
+  );
+  app.post(
+    '/farmHarvest/harvests/:id/release',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Release a batch held by a safety interval without a test: the reason and who are kept on the batch and in the operation log',
+        description: 'Needs farmHarvestIndex:release. Only a held batch (harvested inside an interval, no passing residue test of it after its harvest) is released; anything else is 40001.',
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$' } } },
+        response: okObject(),
+      },
+    },
+    async (req) => {
+      const me = requireAction(req, HARVEST_MENUS, 'release');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      await app.db.transaction((tx) => releaseHarvest(tx, req, me, req.params.id, req.body.reason));
+      return ok(await harvestById(app.db, me, req.params.id, req.lang));
     },
   );
   app.post(
@@ -197,7 +223,7 @@ function registerHarvests(app: TypedApp) {
       const me = requireAction(req, HARVEST_MENUS, 'add');
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       const newId = await app.db.transaction((tx) => createHarvest(tx, req, me, req.body as HarvestInput));
-      return ok(await harvestById(app.db, me, newId));
+      return ok(await harvestById(app.db, me, newId, req.lang));
     },
   );
   app.delete('/farmHarvest/harvests/:id', { ...validated, schema: { tags, summary: 'Delete a batch that has no sales and no trace code', description: 'Needs farmHarvestIndex:delete.', params: idParams, response: okObject() } }, async (req) => {
@@ -212,7 +238,7 @@ function registerHarvests(app: TypedApp) {
   });
   app.get('/farmHarvest/options/batches', { schema: { tags, summary: 'Batches with something left to sell, as options «batch · crop · left unit»', response: okArray() } }, async (req) => {
     const me = requireCan(req, { menus: [...SALE_MENUS, ...TRACE_MENUS, ...HARVEST_MENUS, ...QUALITY_MENUS] });
-    return ok(await batchOptions(app.db, me));
+    return ok(await batchOptions(app.db, me, req.lang));
   });
 }
 
@@ -403,6 +429,214 @@ function registerTrace(app: TypedApp) {
       if (req.validationError) throw refuseValidation(req.validationError, req.lang);
       await app.db.transaction((tx) => answerReview(tx, req, me, req.params.id, req.body.answer));
       return ok({ id: req.params.id });
+    },
+  );
+}
+
+/** The menus that read the trace reports; the material-lot report is also opened from the stock ledger. */
+const REPORT_MENUS = [...HARVEST_MENUS, ...TRACE_MENUS];
+const LOT_REPORT_MENUS = [...REPORT_MENUS, 'farmMaterialsStore'];
+const exportQuery = { format: { type: 'string', enum: ['csv', 'xlsx'] } } as const;
+const lotQuery = { materialId: id, lot: { type: 'string', minLength: 1, maxLength: 64 } } as const;
+const today = () => new Date().toISOString().slice(0, 10);
+
+function pageOf<T>(rows: T[], q: { pageIndex?: number; pageSize?: number }) {
+  const pageIndex = q.pageIndex ?? 1;
+  const pageSize = q.pageSize ?? 500;
+  return { rows: rows.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), total: rows.length, pageIndex, pageSize };
+}
+
+function requireExport(req: FastifyRequest, menus: string[]): SessionUser {
+  const me = requireCan(req, { menus });
+  if (!menus.some((m) => can(me, m, 'export'))) throw forbidden();
+  return me;
+}
+
+function registerRecalls(app: TypedApp) {
+  const sortField = `-?(${TRACE_SORT_FIELDS.join('|')})`;
+  const sort = { type: 'string', maxLength: 120, pattern: `^(${sortField})(,${sortField}){0,4}$` } as const;
+  const sendFile = async (reply: import('fastify').FastifyReply, rows: TraceEventRow[], lang: import('../i18n/lang.ts').Lang, format: 'csv' | 'xlsx', name: string) => {
+    const file = await traceFile(rows, lang, format);
+    return reply.header('content-type', file.contentType).header('content-disposition', `attachment; filename="${name}"`).header('cache-control', 'no-store').send(file.body);
+  };
+
+  app.get(
+    '/farmHarvest/harvests/:id/lotTrace/export',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'The lot report of a batch as a file (FSMA 204 sortable spreadsheet): CSV (UTF-8 with BOM) or XLSX, one row per critical tracking event with its key data elements',
+        description: `Needs one of ${REPORT_MENUS.join(', ')} with its :export element.`,
+        params: idParams,
+        querystring: { type: 'object', additionalProperties: false, required: ['format'], properties: { ...exportQuery, sort } },
+      },
+    },
+    async (req, reply) => {
+      const me = requireExport(req, REPORT_MENUS);
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const report = await lotTrace(app.db, me, req.params.id, today());
+      if (!report) throw notFound();
+      return sendFile(reply, sortTraceRows(report.rows, req.query.sort), req.lang, req.query.format, traceFileName('lot', report.batchNo, req.query.format));
+    },
+  );
+
+  app.get(
+    '/farmHarvest/materialLots/trace',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'The material-lot report: where the lot came from (receiving), every planting group it was applied to, every batch harvested from those groups in the window, every sale of those batches with its customer, and what is on hand; one row per critical tracking event (FSMA 204), sortable',
+        description: `Needs one of ${LOT_REPORT_MENUS.join(', ')}. The material must be of the caller’s farms (40401 otherwise).`,
+        querystring: { type: 'object', additionalProperties: false, required: ['materialId', 'lot'], properties: { ...paging, ...lotQuery, sort } },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: LOT_REPORT_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const lot = await materialOfScope(app.db, me, req.query.materialId, req.query.lot.trim());
+      if (!lot) throw notFound();
+      return ok(pageOf(sortTraceRows(await materialLotTrace(app.db, lot, today()), req.query.sort), req.query));
+    },
+  );
+
+  app.get(
+    '/farmHarvest/materialLots/trace/export',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'The material-lot report as a file (FSMA 204 sortable spreadsheet): CSV (UTF-8 with BOM) or XLSX',
+        description: `Needs one of ${LOT_REPORT_MENUS.join(', ')} with its :export element.`,
+        querystring: { type: 'object', additionalProperties: false, required: ['materialId', 'lot', 'format'], properties: { ...lotQuery, ...exportQuery, sort } },
+      },
+    },
+    async (req, reply) => {
+      const me = requireExport(req, LOT_REPORT_MENUS);
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const lot = await materialOfScope(app.db, me, req.query.materialId, req.query.lot.trim());
+      if (!lot) throw notFound();
+      return sendFile(reply, sortTraceRows(await materialLotTrace(app.db, lot, today()), req.query.sort), req.lang, req.query.format, traceFileName('material-lot', lot.lot, req.query.format));
+    },
+  );
+
+  app.get(
+    '/farmHarvest/recalls/page',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Recalls of the caller’s farms, newest first: what was recalled (a batch, or a material lot and the batches it reached), why, customers, contacted and reconciled',
+        description: `Needs one of ${REPORT_MENUS.join(', ')}.`,
+        querystring: { type: 'object', additionalProperties: false, properties: { ...paging, kind: { type: 'string', enum: ['', 'batch', 'materialLot'] }, keyword: { type: 'string', maxLength: 64 } } },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: REPORT_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const q = req.query;
+      return ok(await recallPage(app.db, me, { kind: q.kind || undefined, keyword: q.keyword || undefined, pageIndex: q.pageIndex ?? 1, pageSize: q.pageSize ?? 20 }));
+    },
+  );
+
+  app.post(
+    '/farmHarvest/recalls',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Recall a batch, or a material lot with every batch it reached: the batches are marked (public page, sales refused), their customers listed and notified (notice and text message)',
+        description: 'Needs farmHarvestIndex:recall. kind batch: harvestId; kind materialLot: materialId and lot (a lot of the stock ledger). One recall per batch and per lot (40001 the second time).',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['kind', 'reason'],
+          properties: { kind: { type: 'string', enum: ['batch', 'materialLot'] }, harvestId: id, materialId: { anyOf: [id, { type: 'string', pattern: '^[1-9][0-9]{0,9}$' }] }, lot: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[^<>]*$' }, reason: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$' } },
+        },
+        response: okObject(),
+      },
+    },
+    async (req) => {
+      const me = requireAction(req, HARVEST_MENUS, 'recall');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      const b = req.body;
+      const missing = b.kind === 'batch' ? (b.harvestId ? [] : ['harvestId']) : [...(b.materialId ? [] : ['materialId']), ...(b.lot?.trim() ? [] : ['lot'])];
+      if (missing.length) throw invalidInput(missing.map((field) => ({ field, message: t(req.lang, 'harvest.fieldRequired') })), req.lang);
+      const input = b.kind === 'batch' ? { kind: 'batch' as const, harvestId: b.harvestId!, reason: b.reason } : { kind: 'materialLot' as const, materialId: Number(b.materialId), lot: b.lot!, reason: b.reason };
+      const made = await app.db.transaction((tx) => createRecall(tx, req, me, input));
+      await sendRecallTexts(app.db, app.sms, made.texts);
+      return ok(await recallById(app.db, me, made.id));
+    },
+  );
+
+  app.get('/farmHarvest/recalls/:id', { ...validated, schema: { tags, summary: 'One recall with its counts', description: `Needs one of ${REPORT_MENUS.join(', ')}.`, params: idParams, response: okObject() } }, async (req) => {
+    const me = requireCan(req, { menus: REPORT_MENUS });
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    const r = await recallById(app.db, me, req.params.id);
+    if (!r) throw notFound();
+    return ok(r);
+  });
+
+  app.get(
+    '/farmHarvest/recalls/:id/contacts/page',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'The customers of a recall: per batch and customer, contact, what was sold, the notice and text sent, contacted, returned, destroyed and what is still out',
+        description: `Needs one of ${REPORT_MENUS.join(', ')}.`,
+        params: idParams,
+        querystring: { type: 'object', additionalProperties: false, properties: paging },
+        response: okPage(),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, { menus: REPORT_MENUS });
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      if (!(await recallById(app.db, me, req.params.id))) throw notFound();
+      return ok(await recallContacts(app.db, me, req.params.id, { pageIndex: req.query.pageIndex ?? 1, pageSize: req.query.pageSize ?? 50 }));
+    },
+  );
+
+  app.get('/farmHarvest/recallContacts/:id', { ...validated, schema: { tags, summary: 'One customer of a recall, with the progress recorded', params: idParams, response: okObject() } }, async (req) => {
+    const me = requireCan(req, { menus: REPORT_MENUS });
+    if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+    const c = await recallContact(app.db, me, req.params.id);
+    if (!c) throw notFound();
+    return ok(c);
+  });
+
+  app.put(
+    '/farmHarvest/recallContacts/:id',
+    {
+      ...validated,
+      schema: {
+        tags,
+        summary: 'Record a recall’s progress with one customer: contacted, and the totals returned and destroyed so far; returned + destroyed never more than was sold to them',
+        description: 'Needs farmHarvestIndex:recall.',
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['contacted', 'returned', 'destroyed'],
+          properties: {
+            contacted: { type: 'boolean' },
+            returned: { type: 'number', minimum: 0, maximum: 100000000 },
+            destroyed: { type: 'number', minimum: 0, maximum: 100000000 },
+            note: { type: 'string', maxLength: 500, pattern: '^[^<>]*$' },
+          },
+        },
+        response: okObject(),
+      },
+    },
+    async (req) => {
+      const me = requireAction(req, HARVEST_MENUS, 'recall');
+      if (req.validationError) throw refuseValidation(req.validationError, req.lang);
+      await app.db.transaction((tx) => recordProgress(tx, req, me, req.params.id, req.body as ProgressInput));
+      return ok(await recallContact(app.db, me, req.params.id));
     },
   );
 }

@@ -29,6 +29,7 @@ import { farmRecordTarget, referable } from '../resources/references.ts';
 import { batchNumber, EXPENSE_CATEGORIES, INCOME_CATEGORIES, salesOrderNumber } from './numbers.ts';
 import './messages.ts';
 import { applicationsBefore, insideIntervals } from './safety.ts';
+import { RELEASE_ELEMENT, releaseNote, releaseOf, releaseStates } from './release.ts';
 
 export interface HarvestInput {
   groupId: number;
@@ -185,6 +186,13 @@ export async function createSale(tx: Queryable, req: FastifyRequest, user: Sessi
     });
   }
   if (errors.length || farmId === null) return refuse(errors, lang);
+  // The release gate: a batch harvested inside a safety interval is not sold until released.
+  const releases = await releaseStates(tx, [...batches.keys()]);
+  input.lines.forEach((line, i) => {
+    const r = releases.get(line.harvestId);
+    if (r?.state === 'held') errors.push({ field: `lines.${i}.harvestId`, message: releaseNote(lang, batches.get(line.harvestId)!.batch_no, r) });
+  });
+  if (errors.length) refuse(errors, lang);
   // Lines of the same batch add up: each line is checked against what the lines before it left.
   const left = new Map([...batches.values()].map((b) => [b.id, subtractDecimal(b.quantity, b.sold)]));
   input.lines.forEach((line, i) => {
@@ -304,12 +312,15 @@ export function newTraceCode(): string {
 /** The batch's trace code, made on first request (one per batch). */
 export async function traceCodeFor(tx: Queryable, req: FastifyRequest, user: SessionUser, harvestId: number): Promise<string> {
   const p = new Params();
-  const { rows } = await tx.query<{ farm_id: number; code: string | null }>(
-    `SELECT h.farm_id, c.code FROM harvests h LEFT JOIN trace_codes c ON c.harvest_id = h.id WHERE h.id = ${p.add(harvestId)} AND ${farmScope(user, p, 'h.farm_id')} FOR UPDATE OF h`,
+  const { rows } = await tx.query<{ farm_id: number; code: string | null; batch_no: string }>(
+    `SELECT h.farm_id, c.code, h.batch_no FROM harvests h LEFT JOIN trace_codes c ON c.harvest_id = h.id WHERE h.id = ${p.add(harvestId)} AND ${farmScope(user, p, 'h.farm_id')} FOR UPDATE OF h`,
     p.values,
   );
   if (!rows[0]) return refuse([{ field: 'harvestId', message: t(req.lang, 'harvest.batchMissing') }], req.lang);
   if (rows[0].code) return rows[0].code;
+  // The release gate: no public code (and so no public page) for a held batch.
+  const release = await releaseOf(tx, harvestId);
+  if (release.state === 'held') refuse([{ field: 'harvestId', message: releaseNote(req.lang, rows[0].batch_no, release) }], req.lang);
   const code = newTraceCode();
   await tx.query(`INSERT INTO trace_codes(code, farm_id, harvest_id, created_by) VALUES ($1, $2, $3, $4)`, [code, rows[0].farm_id, harvestId, user.id]);
   await audit(tx, req, { action: 'traceCodes.create', resource: 'traceCodes', recordId: harvestId, changes: { code, harvestId } });
@@ -331,21 +342,24 @@ function trim(decimal: string): string {
 }
 
 /**
- * Recalls a batch of the caller's scope with a reason (issue 25): the batch is marked (its
- * public page says so, its sales are refused from now on) and the customers it went to are
- * returned for contact. A batch is recalled once; the row is locked so two recalls cannot
- * both pass the check.
+ * Clears the release gate of a held batch without a test (issue 25 item 2): a holder of
+ * farmHarvestIndex:release says why; the reason and who stay on the batch, an operation-log
+ * row names the intervals. A batch that is not held is refused (nothing is released for nothing).
  */
-export async function recallHarvest(tx: Queryable, req: FastifyRequest, user: SessionUser, id: number, reason: string): Promise<void> {
+export async function releaseHarvest(tx: Queryable, req: FastifyRequest, user: SessionUser, id: number, reason: string): Promise<void> {
+  if (!user.elements.has(RELEASE_ELEMENT)) throw forbidden();
   const p = new Params();
-  const { rows } = await tx.query<{ batch_no: string; recalled: boolean }>(
-    `SELECT h.batch_no, h.recalled_at IS NOT NULL AS recalled FROM harvests h WHERE h.id = ${p.add(id)} AND ${farmScope(user, p, 'h.farm_id')} FOR UPDATE`,
-    p.values,
-  );
+  const { rows } = await tx.query<{ batch_no: string }>(`SELECT h.batch_no FROM harvests h WHERE h.id = ${p.add(id)} AND ${farmScope(user, p, 'h.farm_id')} FOR UPDATE`, p.values);
   if (!rows[0]) throw notFound();
   const text = reason.trim();
-  if (rows[0].recalled) refuse([{ field: 'id', message: t(req.lang, 'harvest.alreadyRecalled', { batch: rows[0].batch_no }) }], req.lang);
-  if (text.length < 4) refuse([{ field: 'reason', message: t(req.lang, 'harvest.recallReason') }], req.lang);
-  await tx.query('UPDATE harvests SET recalled_at = now(), recall_reason = $2, recalled_by = $3 WHERE id = $1', [id, text, user.id]);
-  await audit(tx, req, { action: 'harvests.recall', resource: 'harvests', recordId: id, changes: { batchNo: rows[0].batch_no, reason: text } });
+  const release = await releaseOf(tx, id);
+  if (release.state !== 'held') refuse([{ field: 'id', message: t(req.lang, 'harvest.releaseNotHeld', { batch: rows[0].batch_no }) }], req.lang);
+  if (text.length < 4) refuse([{ field: 'reason', message: t(req.lang, 'harvest.releaseReason') }], req.lang);
+  await tx.query('UPDATE harvests SET release_reason = $2, released_by = $3, released_at = now() WHERE id = $1', [id, text, user.id]);
+  await audit(tx, req, {
+    action: 'harvests.release',
+    resource: 'harvests',
+    recordId: id,
+    changes: { batchNo: rows[0].batch_no, reason: text, intervals: release.flags.map((f) => ({ movement: f.movementNumber, material: f.material, appliedOn: f.appliedOn, safeFrom: f.safeFrom })) },
+  });
 }

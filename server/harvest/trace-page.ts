@@ -16,6 +16,7 @@ import QRCode from 'qrcode';
 import type { Queryable } from '../db/database.ts';
 import type { Lang } from '../i18n/lang.ts';
 import { applicationsBefore, lastAppliedOn } from './safety.ts';
+import { releaseOf } from './release.ts';
 
 const CODE = /^[A-Z0-9]{12}$/;
 /** Reviews one sender may leave in ten minutes (all codes together), and one code in a day. */
@@ -122,6 +123,9 @@ const L = {
   scans: { zh: '本码已被查询 {n} 次', en: 'This code was looked up {n} times', es: 'Este código se consultó {n} veces' },
 } satisfies Record<string, Texts>;
 
+/** The refusal when PUBLIC_BASE_URL is unset: the QR and the label sheet say the same. */
+export const NO_PUBLIC_URL: Texts = L.noPublicUrl;
+
 const GRADE: Record<string, Texts> = {
   premium: { zh: '特级', en: 'Premium', es: 'Extra' },
   first: { zh: '一级', en: 'Grade I', es: 'Primera' },
@@ -211,6 +215,9 @@ async function batchOf(db: Queryable, code: string, scan: Scan | null): Promise<
 export async function tracePublicView(db: Queryable, code: string, scan: Scan | null = null) {
   const b = await batchOf(db, code, scan);
   if (!b) return null;
+  // The release gate: a batch held by a safety interval has no public page (a recalled one
+  // keeps its page, which says recalled: consumers holding it must read that).
+  if (!b.recalled_on && (await releaseOf(db, Number(b.harvest_id))).state === 'held') return null;
   const applied = (await applicationsBefore(db, [{ key: Number(b.harvest_id), groupId: Number(b.group_id), farmId: b.farm_id, harvestedOn: b.harvested_on }])).get(Number(b.harvest_id)) ?? [];
   const lastInput = lastAppliedOn(applied);
   const [work, tests, answered] = await Promise.all([

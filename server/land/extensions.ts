@@ -1,6 +1,6 @@
 /**
  * The land rules on the resource engine's generic writes (handed to the engine in
- * server/modules.ts): every property a resource document marks `x-geometry` holds GeoJSON
+ * server/modules.ts as a field type): every property any resource document marks `x-geometry` holds GeoJSON
  * text that must pass server/land/geometry.ts; the server computes the polygon's area in
  * mu into the declared `areaField` (whatever the client sent); and where the document
  * declares `overlapTolerancePercent`, a polygon may not overlap another record's of the same
@@ -10,16 +10,14 @@
 import type { Polygon } from 'geojson';
 import type { FieldError } from '../http/envelope.ts';
 import { t } from '../i18n/catalog.ts';
-import type { CreateContext, HookContext, ResourceExtension, UpdateContext } from '../resources/extensions.ts';
+import type { CreateContext, HookContext, ResourceFieldType, UpdateContext } from '../resources/extensions.ts';
 import { invalidInput } from '../resources/validation.ts';
 import type { GeometryFieldSpec } from '../../runtime/schema/resource/types.ts';
-import { areaMu, checkGeometry, firstOverlap, type Neighbour } from './geometry.ts';
+import { areaMu, BOUNDARY_TOLERANCE_PERCENT, checkGeometry, firstOverlap, outsidePercent, type Neighbour } from './geometry.ts';
 import './messages.ts';
+import { importMsg } from './import-messages.ts';
 
 type Data = Record<string, unknown>;
-
-/** The resources of the land area whose documents carry geometry fields. */
-export const LAND_RESOURCES = ['farmBoundaries', 'farmFields', 'greenhouseGroups', 'greenhouses', 'farmFacilities'] as const;
 
 function titleOf(ctx: HookContext, field: string): string {
   return ctx.doc.record.properties[field]?.['x-title']?.[ctx.lang] ?? field;
@@ -40,6 +38,22 @@ async function neighbours(ctx: HookContext, field: string, farmId: number | null
     }
   }
   return out;
+}
+
+/** The farm's boundary polygon, or null when it has none. */
+export async function farmBoundary(tx: HookContext['tx'], farmId: number | null): Promise<Polygon | null> {
+  if (farmId === null) return null;
+  const { rows } = await tx.query<{ shape: string }>(
+    `SELECT data->>'geometry' AS shape FROM resource_records WHERE resource = 'farmBoundaries' AND farm_id = $1 AND data ? 'geometry' ORDER BY id LIMIT 1`,
+    [farmId],
+  );
+  if (!rows[0]) return null;
+  try {
+    const g = JSON.parse(rows[0].shape);
+    return g?.type === 'Polygon' ? (g as Polygon) : null;
+  } catch {
+    return null;
+  }
 }
 
 async function checkShapes(ctx: HookContext, data: Data, farmId: number | null, self: number): Promise<void> {
@@ -64,6 +78,15 @@ async function checkShapes(ctx: HookContext, data: Data, farmId: number | null, 
     data[field] = JSON.stringify(checked.geometry);
     if (checked.geometry.type !== 'Polygon') continue;
     if (spec.areaField) data[spec.areaField] = areaMu(checked.geometry);
+    // A plot lies inside its farm's boundary (when the farm has one).
+    if (ctx.doc.name === 'farmFields') {
+      const boundary = await farmBoundary(ctx.tx, farmId);
+      const percent = boundary ? outsidePercent(checked.geometry as Polygon, boundary) : 0;
+      if (percent > BOUNDARY_TOLERANCE_PERCENT) {
+        errors.push({ field, message: t(ctx.lang, importMsg['land.outsideBoundary'], { field: fieldTitle, percent, tolerance: BOUNDARY_TOLERANCE_PERCENT }) });
+        continue;
+      }
+    }
     if (spec.overlapTolerancePercent !== undefined) {
       // Serialises two writes of shapes on one farm, so two overlapping plots cannot both land.
       await ctx.tx.query('SELECT pg_advisory_xact_lock(74260, $1)', [farmId ?? 0]);
@@ -83,10 +106,15 @@ async function checkShapes(ctx: HookContext, data: Data, farmId: number | null, 
   if (errors.length) throw invalidInput(errors, ctx.lang);
 }
 
-export const landResourceExtensions: ResourceExtension[] = LAND_RESOURCES.map((resource) => ({
-  resource,
+/**
+ * The geometry field type: every resource whose record marks a property `x-geometry` — the
+ * land area's plots, houses and facilities, a pest report's map point, any new one — has its
+ * shapes checked on create and update. There is no list of resources to forget one in.
+ */
+export const geometryFieldType: ResourceFieldType = {
+  keyword: 'x-geometry',
   hooks: {
     beforeCreate: async (ctx: CreateContext) => checkShapes(ctx, ctx.data, ctx.farmId, 0),
     beforeUpdate: async (ctx: UpdateContext) => checkShapes(ctx, ctx.data, ctx.farmId, ctx.id),
   },
-}));
+};

@@ -3,16 +3,17 @@
  * GeoJSON text (WGS 84 longitude/latitude), and every write passes through `checkGeometry`.
  * A refusal is a message key of server/land/messages.ts with its parameters, so the caller
  * words it in the request's language. Areas are geodesic (turf's spherical formula, the
- * one farmOS and most web maps use): good to well under 0.5 % at plot sizes.
+ * Areas are on the WGS 84 ellipsoid (GeographicLib, runtime/format/geodesic.ts, shared with
+ * the map widget): a land register's figure to the square metre.
  */
-import turfArea from '@turf/area';
 import turfIntersect from '@turf/intersect';
 import { kinks } from '@turf/kinks';
 import { featureCollection, polygon as turfPolygon } from '@turf/helpers';
-import type { Geometry, LineString, Point, Polygon, Position } from 'geojson';
+import type { Geometry, LineString, MultiPolygon, Point, Polygon, Position } from 'geojson';
+import { polygonArea, SQUARE_METRES_PER_MU } from '../../runtime/format/geodesic.ts';
 
 /** 1 mu (亩) = 10,000 / 15 m² (666.67 m² rounded), the Chinese land unit. */
-export const SQUARE_METRES_PER_MU = 10_000 / 15;
+export { SQUARE_METRES_PER_MU };
 /** At most this many positions in one shape (all rings together). */
 export const MAX_VERTICES = 4_000;
 /** A shape may span at most this many degrees either way (about 110 km): a farm, not a province. */
@@ -106,18 +107,19 @@ export function checkGeometry(text: string, kinds: readonly GeometryKind[]): Geo
   const shape: Polygon = { type: 'Polygon', coordinates: rings.map((r) => r.map((p) => [p[0], p[1]])) };
   // kinks finds edges crossing each other, within a ring and between rings (a hole poking out).
   if (kinks(shape).features.length) return refuse('land.geometry.selfIntersects');
-  if (turfArea(shape) < MIN_AREA_M2) return refuse('land.geometry.tooSmall');
+  if (polygonArea(shape.coordinates) < MIN_AREA_M2) return refuse('land.geometry.tooSmall');
   return { ok: true, geometry: shape };
 }
 
-/** The geodesic area of a polygon in m². */
-export function areaSquareMetres(geometry: Polygon): number {
-  return turfArea(geometry);
+/** The geodesic area of a polygon (or of several, a multipolygon) on the WGS 84 ellipsoid, in m². */
+export function areaSquareMetres(geometry: Polygon | MultiPolygon): number {
+  if (geometry.type === 'Polygon') return polygonArea(geometry.coordinates);
+  return geometry.coordinates.reduce((sum, rings) => sum + polygonArea(rings), 0);
 }
 
 /** The area in mu, to two decimals (the precision of the land register). */
 export function areaMu(geometry: Polygon): number {
-  return Math.round((turfArea(geometry) / SQUARE_METRES_PER_MU) * 100) / 100;
+  return Math.round((areaSquareMetres(geometry) / SQUARE_METRES_PER_MU) * 100) / 100;
 }
 
 export type BBox = [minLon: number, minLat: number, maxLon: number, maxLat: number];
@@ -135,7 +137,7 @@ const boxesMeet = (a: BBox, b: BBox) => a[0] <= b[2] && b[0] <= a[2] && a[1] <= 
 export function overlapSquareMetres(a: Polygon, b: Polygon): number {
   if (!boxesMeet(bboxOf(a), bboxOf(b))) return 0;
   const shared = turfIntersect(featureCollection([turfPolygon(a.coordinates), turfPolygon(b.coordinates)]));
-  return shared ? turfArea(shared) : 0;
+  return shared ? areaSquareMetres(shared.geometry) : 0;
 }
 
 export interface Neighbour {
@@ -165,4 +167,15 @@ export function firstOverlap(
     if (percent > tolerancePercent) return { neighbour: n, percent: Math.round(percent * 10) / 10 };
   }
   return null;
+}
+
+/** A plot may lie outside the farm's boundary by at most this share of its area (a border digitised twice). */
+export const BOUNDARY_TOLERANCE_PERCENT = 1;
+
+/** The share (%) of `shape`'s area outside `boundary`, to a tenth. */
+export function outsidePercent(shape: Polygon, boundary: Polygon): number {
+  const own = areaSquareMetres(shape);
+  if (own <= 0) return 0;
+  const inside = overlapSquareMetres(shape, boundary);
+  return Math.max(0, Math.round((1 - inside / own) * 1000) / 10);
 }

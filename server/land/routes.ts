@@ -15,6 +15,8 @@ import { Params } from '../db/params.ts';
 import { farmScope } from '../materials/ledger.ts';
 import { DEVICE_MENUS } from '../devices/routes.ts';
 import { devicePoints } from './device-positions.ts';
+import { recomputePendingAreas } from './area-recompute.ts';
+import { landImportRoutes } from './import-routes.ts';
 
 const tags = ['land'];
 
@@ -39,6 +41,16 @@ export type LayerName = keyof typeof LAYERS;
 const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
 export const landRoutes: FastifyPluginAsync = async (plain) => {
+  // Migration 153 asks for the stored areas on the ellipsoid: done once, reported in the log.
+  plain.addHook('onReady', async () => {
+    const done = await recomputePendingAreas(plain.db);
+    if (done)
+      plain.log.info(
+        `[land] areas recomputed on the WGS 84 ellipsoid: ${done.changed} of ${done.checked} shapes changed, ${done.muBefore} mu before, ${done.muAfter} mu after (operation log: land.areaRecomputed)`,
+      );
+  });
+  // Import and export of land files (server/land/import-routes.ts).
+  void plain.register(landImportRoutes);
   const app = typedRoutes(plain);
   app.get(
     '/land/map',

@@ -249,6 +249,8 @@ export async function ledgerPage(db: Queryable, storeId: number, materialId: num
       direction: r.direction,
       movedOn: r.moved_on,
       batch: r.batch,
+      // The ledger's rows open the lot's trace report (server/harvest/material-lot.ts).
+      materialId,
       inQuantity: r.direction === 'in' ? Number(r.quantity) : null,
       outQuantity: r.direction === 'out' ? Number(r.quantity) : null,
       unitPrice: Number(r.unit_price),

@@ -95,6 +95,9 @@ const STORES = [
   { name: '农药专用库', keeper: '钱玉梅', phone: '13845011102', location: '场部北侧，独立上锁', areaM2: 120, remark: '农药单独存放，双人双锁' },
 ];
 
+/** Days from the first group's harvest to the season's last day (see seedMaterials). */
+const SEASON_AFTER_HARVEST = 61;
+
 function addDays(day: string, n: number): string {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + n);
@@ -133,12 +136,22 @@ export async function seedMaterials(db: Queryable): Promise<void> {
     }
     const stores = [];
     for (const store of STORES) stores.push(await insert('farmStores', store));
-    const group = (await db.query<{ id: number }>(`SELECT id FROM resource_records WHERE resource = 'plantGroups' AND farm_id = $1 ORDER BY id LIMIT 1`, [org.id])).rows[0];
+    const group = (
+      await db.query<{ id: number; harvest_on: string | null }>(
+        `SELECT id, data->>'expectedHarvestOn' AS harvest_on FROM resource_records WHERE resource = 'plantGroups' AND farm_id = $1 ORDER BY id LIMIT 1`,
+        [org.id],
+      )
+    ).rows[0];
+    // The season ends at most two months after the group's harvest: its spraying (day −60)
+    // then falls just after the first pick, inside the interval of the second, on any day the
+    // demo is installed (the trace story of docs/harvest-sales-trace.md), not only in late November.
+    const latest = group?.harvest_on ? addDays(group.harvest_on, SEASON_AFTER_HARVEST) : today;
+    const seasonEnd = latest < today ? latest : today;
 
     // Per batch: what is left and what it is worth, to price the stock-outs and prove the season never goes below zero.
     const left = new Map<string, number>();
     for (const m of season(own.code)) {
-      const movedOn = addDays(today, m.day);
+      const movedOn = addDays(seasonEnd, m.day);
       const supplier = m.direction === 'in' ? (materials.get(m.lines[0][0])!.item === own ? suppliers[suppliers.length - 1] : suppliers[0]) : null;
       const movementId = await postSeed(db, org, stores[m.store], movedOn, m, supplier, m.toGroup && group ? Number(group.id) : null, null);
       for (const [i, [code, batch, quantity]] of m.lines.entries()) {

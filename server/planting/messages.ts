@@ -117,6 +117,43 @@ export const msg = defineMessages({
     en: 'The farm-work type {id} does not exist; choose another',
     es: 'El tipo de labor {id} no existe; elija otro',
   },
+  'planting.dependencySelf': {
+    zh: '一项农事不能以自己为前置作业',
+    en: 'A work item cannot come after itself',
+    es: 'Una labor no puede ir después de sí misma',
+  },
+  'planting.dependencyNotWork': {
+    zh: '前置关系只能连接农事作业：「{name}」不是农事作业',
+    en: 'Dependencies link work items only: “{name}” is not a work item',
+    es: 'Las dependencias solo unen labores: «{name}» no es una labor',
+  },
+  'planting.dependencyOtherPlan': {
+    zh: '前置作业「{name}」属于另一个计划，请选择本计划的农事作业',
+    en: 'The predecessor “{name}” belongs to another plan; choose a work item of this plan',
+    es: 'La labor previa «{name}» pertenece a otro plan; elija una labor de este plan',
+  },
+  'planting.dependencyCycle': {
+    zh: '不能形成循环：「{name}」已经（直接或间接）排在这项农事之后',
+    en: 'That would make a loop: “{name}” already comes after this item (directly or through others)',
+    es: 'Eso formaría un ciclo: «{name}» ya va después de esta labor (directa o indirectamente)',
+  },
+  'planting.dependencyTooEarly': {
+    zh: '「{name}」须在前置作业「{predecessor}」结束（{endOn}）并间隔 {lagDays} 天后开始，最早 {earliest}',
+    en: '“{name}” starts after its predecessor “{predecessor}” ends ({endOn}) and a lag of {lagDays} days: on {earliest} at the earliest',
+    es: '«{name}» empieza cuando termina su labor previa «{predecessor}» ({endOn}) y pasan {lagDays} días de desfase: el {earliest} como pronto',
+  },
+  'planting.successorAfterSeason': {
+    zh: '这样会把后续作业「{name}」推迟到 {startOn} 至 {endOn}，晚于种植季结束日期 {seasonEnd}；未做任何修改',
+    en: 'This would push the following item “{name}” to {startOn} – {endOn}, after the season ends ({seasonEnd}); nothing was changed',
+    es: 'Esto llevaría la labor siguiente «{name}» al {startOn} – {endOn}, después del fin de la temporada ({seasonEnd}); no se cambió nada',
+  },
+  'planting.hasSuccessors': {
+    zh: '「{name}」是其他农事的前置作业，只能是农事作业；请先解除这些前置关系',
+    en: '“{name}” is the predecessor of other work items and must stay a work item; remove those dependencies first',
+    es: '«{name}» es la labor previa de otras labores y debe seguir siendo una labor; quite antes esas dependencias',
+  },
+  'planting.notice.approved': { zh: '种植计划已通过审核', en: 'Planting plan approved', es: 'Plan de cultivo aprobado' },
+  'planting.notice.rejected': { zh: '种植计划被驳回', en: 'Planting plan rejected', es: 'Plan de cultivo rechazado' },
   'planting.reasonOwned': {
     zh: '驳回原因由区域管理中心驳回时填写，不能在此修改',
     en: 'The reason for rejection is given by the regional center when it rejects the plan; it cannot be changed here',

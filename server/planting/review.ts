@@ -27,6 +27,7 @@ import { okObject } from '../admin/schemas.ts';
 import { TRANSITIONS_FIELD, transitionBodySchema, type TransitionDeclaration } from '../../runtime/schema/transitions.ts';
 import type { PlantingRecords } from './records.ts';
 import { refuseIfClosed } from './rules.ts';
+import { msg } from './messages.ts';
 
 /** The review menu and its element code: who approves and rejects submitted plans. */
 export const REVIEW_MENU = 'plantAdmin';
@@ -123,7 +124,12 @@ export function registerReviewTransitions(app: TypedApp, store: PlantingRecords,
           if (tr.reason) {
             if (reason === null) delete data[tr.reason.field];
             else data[tr.reason.field] = reason;
+          } else {
+            // An approved plan no longer carries the reason of an earlier rejection: that
+            // decision stays in the plan's review history and the operation log.
+            delete data.rejectReason;
           }
+          data.reviewHistory = [...reviewHistoryOf(current.data), { decision: tr.to, ...(reason ? { reason } : {}), at: new Date().toISOString(), by: me.name || me.username }];
           await tx.query(`UPDATE resource_records SET data = $1, version = version + 1, updated_by = $2, updated_at = now() WHERE id = $3`, [
             JSON.stringify(data),
             me.id,
@@ -135,6 +141,7 @@ export function registerReviewTransitions(app: TypedApp, store: PlantingRecords,
             recordId: Number(current.id),
             changes: { farmId: current.farm_id, version: { from: current.version, to: current.version + 1 }, fields: diffRecords(current.data, data) },
           });
+          await noticeToFarm(tx, current.farm_id, me.id, String(tr.to), String(current.data.name ?? ''), reason);
           const view = await tx.query<RecordRow>(`SELECT ${select} FROM ${ROW_FROM} WHERE r.resource = ${ident(plans.name)} AND r.id = $1`, [current.id]);
           const row = rowView(view.rows[0]);
           return { ...row, [TRANSITIONS_FIELD]: reviewHint(me, tr.to) };
@@ -142,4 +149,32 @@ export function registerReviewTransitions(app: TypedApp, store: PlantingRecords,
       );
     },
   );
+}
+
+/** One decision of the review: what, why (a rejection), when and by whom (docs/planting.md, "Review"). */
+export interface ReviewDecision {
+  decision: 'approved' | 'rejected';
+  reason?: string;
+  at: string;
+  by: string;
+}
+
+/** The decisions a plan has had, oldest first (none before the first review). */
+export function reviewHistoryOf(data: Record<string, unknown>): ReviewDecision[] {
+  return Array.isArray(data.reviewHistory) ? (data.reviewHistory as ReviewDecision[]) : [];
+}
+
+/**
+ * The farm hears of the decision: a notice to every account of the plan's farm, in the shell's
+ * bell and notice list. The title is a message key (shown in each reader's language); the
+ * content is the plan's name, and the reason of a rejection.
+ */
+async function noticeToFarm(tx: Queryable, farmId: number | null, senderId: number, decision: string, planName: string, reason: string | null): Promise<void> {
+  if (farmId === null) return;
+  const { rows: users } = await tx.query<{ id: number }>('SELECT id FROM users WHERE org_id = $1', [farmId]);
+  if (!users.length) return;
+  const title = decision === 'approved' ? msg['planting.notice.approved'] : msg['planting.notice.rejected'];
+  const content = (reason ? `${planName}: ${reason}` : planName).slice(0, 2000);
+  const created = await tx.query<{ id: number }>(`INSERT INTO notices(title, content, kind, sender_id) VALUES ($1, $2, 'message', $3) RETURNING id`, [title, content, senderId]);
+  await tx.query('INSERT INTO notice_receipts(notice_id, user_id) SELECT $1, unnest($2::int[])', [created.rows[0].id, users.map((u) => Number(u.id))]);
 }

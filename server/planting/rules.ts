@@ -197,3 +197,113 @@ export function isOverdue(task: { status: TaskStatus; dueOn: string }, todayIso:
 export function checkRecordOnOwnTask(taskFarmId: number | null, recordFarmId: number | null): Problem[] {
   return taskFarmId !== null && taskFarmId === recordFarmId ? [] : [{ field: 'taskId', key: 'planting.taskNotOfFarm', params: {} }];
 }
+
+// ——— finish-to-start dependencies between work items (docs/planting.md, "Dependencies") ———
+
+/** A work item of a plan as the dependency rules see it: `after` names its predecessor's id. */
+export interface LinkedItem {
+  id: number;
+  name: string;
+  itemType: string;
+  planId: number;
+  startOn: string;
+  endOn: string;
+  after?: number;
+  lagDays?: number;
+}
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysFrom(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The first day an item may start on after its predecessor: the day after the predecessor's end, plus the lag. */
+export function earliestStart(predecessor: Pick<LinkedItem, 'endOn'>, lagDays = 0): string {
+  return addDays(predecessor.endOn, 1 + lagDays);
+}
+
+/**
+ * The item's predecessor, as named by `after`: a work item (both of them), of the same plan,
+ * not the item itself, not one that already comes after the item (a loop), and the item
+ * starting no earlier than the predecessor's end + 1 + lag. `plan` holds the plan's items as
+ * stored (to follow the chain of predecessors); `predecessor` is null when `after` names no
+ * record of the item's farm (the engine's reference check refuses that on `after`).
+ */
+export function checkPredecessor(
+  item: Omit<LinkedItem, 'id'> & { id?: number },
+  predecessor: Pick<LinkedItem, 'id' | 'name' | 'itemType' | 'planId' | 'endOn' | 'after'> | null,
+  plan: readonly Pick<LinkedItem, 'id' | 'name' | 'after'>[],
+): Problem[] {
+  if (item.after === undefined || !predecessor) return [];
+  if (item.itemType !== 'work') return [{ field: 'after', key: 'planting.dependencyNotWork', params: { name: item.name } }];
+  if (item.id !== undefined && predecessor.id === item.id) return [{ field: 'after', key: 'planting.dependencySelf', params: {} }];
+  if (Number(predecessor.planId) !== Number(item.planId)) return [{ field: 'after', key: 'planting.dependencyOtherPlan', params: { name: predecessor.name } }];
+  if (predecessor.itemType !== 'work') return [{ field: 'after', key: 'planting.dependencyNotWork', params: { name: predecessor.name } }];
+  if (item.id !== undefined) {
+    // Each item has one predecessor at most, so a loop is the item met again up its predecessor's chain.
+    const byId = new Map(plan.map((i) => [i.id, i]));
+    const seen = new Set<number>();
+    for (let at: number | undefined = predecessor.after; at !== undefined && !seen.has(at); at = byId.get(at)?.after) {
+      if (at === item.id) return [{ field: 'after', key: 'planting.dependencyCycle', params: { name: predecessor.name } }];
+      seen.add(at);
+    }
+  }
+  const earliest = earliestStart(predecessor, item.lagDays ?? 0);
+  if (item.startOn < earliest) {
+    return [
+      {
+        field: 'startOn',
+        key: 'planting.dependencyTooEarly',
+        params: { name: item.name, predecessor: predecessor.name, endOn: predecessor.endOn, lagDays: item.lagDays ?? 0, earliest },
+      },
+    ];
+  }
+  return [];
+}
+
+/**
+ * What moving `movedId` to its new dates does to the items after it: every successor that
+ * would start before its predecessor's end + 1 + lag moves forward by the days it lacks
+ * (keeping its length), then its own successors likewise, transitively. An item never moves
+ * earlier. A successor pushed past the season's end is a problem on `field` (the moved
+ * item's end, which pushed it), and then nothing is to be moved.
+ */
+export function pushSuccessors(
+  items: readonly LinkedItem[],
+  moved: Pick<LinkedItem, 'id' | 'endOn'>,
+  group: Pick<Group, 'seasonEnd'>,
+  field = 'endOn',
+): { moves: { id: number; startOn: string; endOn: string }[]; problems: Problem[] } {
+  const dates = new Map(items.map((i) => [i.id, { startOn: i.startOn, endOn: i.endOn }]));
+  dates.set(moved.id, { startOn: dates.get(moved.id)?.startOn ?? moved.endOn, endOn: moved.endOn });
+  const successors = new Map<number, LinkedItem[]>();
+  for (const i of items) {
+    if (i.after === undefined || i.itemType !== 'work') continue;
+    successors.set(i.after, [...(successors.get(i.after) ?? []), i]);
+  }
+  const moves = new Map<number, { id: number; startOn: string; endOn: string }>();
+  const queue = [moved.id];
+  let steps = 0;
+  while (queue.length && steps++ < 100_000) {
+    const id = queue.shift()!;
+    const end = dates.get(id)!.endOn;
+    for (const s of successors.get(id) ?? []) {
+      if (s.id === moved.id) continue;
+      const at = dates.get(s.id)!;
+      const earliest = earliestStart({ endOn: end }, s.lagDays ?? 0);
+      if (at.startOn >= earliest) continue;
+      const shift = daysFrom(at.startOn, earliest);
+      const next = { id: s.id, startOn: earliest, endOn: addDays(at.endOn, shift) };
+      if (group.seasonEnd && next.endOn > group.seasonEnd) {
+        return {
+          moves: [],
+          problems: [{ field, key: 'planting.successorAfterSeason', params: { name: s.name, startOn: next.startOn, endOn: next.endOn, seasonEnd: group.seasonEnd } }],
+        };
+      }
+      dates.set(s.id, next);
+      moves.set(s.id, next);
+      queue.push(s.id);
+    }
+  }
+  return { moves: [...moves.values()], problems: [] };
+}

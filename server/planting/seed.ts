@@ -29,6 +29,20 @@ const WORK_TYPES = [
 
 type WorkKey = (typeof WORK_TYPES)[number][1];
 
+/**
+ * The work items of a seeded plan that follow another, by template: [item, predecessor, lag
+ * in days]. The template's offsets already keep each rule (start ≥ predecessor's end + 1 + lag),
+ * so the seeded plans show arrows on the timeline from the first day.
+ */
+const DEPENDENCIES: Record<string, readonly (readonly [string, string, number])[]> = {
+  日光温室番茄全季农事: [
+    ['整枝打杈', '吊蔓', 5],
+    ['第二次追施水溶肥', '第一次追施水溶肥', 18],
+    ['防治白粉虱', '落蔓', 5],
+    ['分批采收', '防治白粉虱', 8],
+  ],
+};
+
 function tomatoTemplate(work: Record<WorkKey, number>, cropId: number): Template & { description: string } {
   return {
     name: '日光温室番茄全季农事',
@@ -202,7 +216,15 @@ export async function seedPlanting(db: Queryable, now = new Date()): Promise<voi
       const planId = await insert('plantPlans', { groupId, templateId, planType: template.kind, name: `${template.name} · ${startOn}`, startOn, reviewStatus }, org, by);
       const items = planItemsFromTemplate(template, startOn);
       const itemIds: number[] = [];
-      for (const item of items) itemIds.push(await insert('planItems', { planId, ...item }, org, by));
+      // Finish-to-start dependencies (docs/planting.md, "Dependencies"): the predecessor is inserted first (a lower number).
+      const idByName = new Map<string, number>();
+      for (const item of items) {
+        const dep = item.itemType === 'work' ? DEPENDENCIES[template.name]?.find((d) => d[0] === item.name) : undefined;
+        const after = dep ? idByName.get(dep[1]) : undefined;
+        const id = await insert('planItems', { planId, ...item, ...(after ? { after, lagDays: dep![2] } : {}) }, org, by);
+        if (item.itemType === 'work') idByName.set(item.name, id);
+        itemIds.push(id);
+      }
       let dueTodayGiven = false;
       for (const [i, item] of items.entries()) {
         if (item.itemType !== 'work') continue;

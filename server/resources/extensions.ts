@@ -104,6 +104,24 @@ export interface ResourceExtension {
   references?: Record<string, ReferenceTarget>;
 }
 
+/**
+ * A field type (docs/schema-language.md, "Field types of records"): hooks that run on every
+ * resource whose record declares the keyword on one of its top-level properties (`x-geometry`,
+ * `x-file`), whatever area the resource belongs to, so no list of resources can forget one.
+ * They run before the extensions that name the resource.
+ */
+export interface ResourceFieldType {
+  keyword: string;
+  hooks: ResourceHooks;
+}
+
+/** The documents declaring a field type's keyword, and the fields that carry it. */
+export function fieldsOfType(doc: ResourceDocument, keyword: string): string[] {
+  return Object.entries(doc.record.properties)
+    .filter(([, schema]) => (schema as unknown as Record<string, unknown>)[keyword] !== undefined)
+    .map(([name]) => name);
+}
+
 type HookName = Exclude<keyof ResourceHooks, 'rowHints' | 'augmentRows' | 'replyFields'>;
 type ContextOf<K extends HookName> = Parameters<NonNullable<ResourceHooks[K]>>[0];
 
@@ -148,7 +166,11 @@ export class ResourceHookChain {
  * The hooks of each resource. An extension naming no loaded resource is a programming
  * error that would silently disable a rule, so the server refuses to start.
  */
-export function hookChains(docs: readonly ResourceDocument[], extensions: readonly ResourceExtension[]): Map<string, ResourceHookChain> {
+export function hookChains(
+  docs: readonly ResourceDocument[],
+  extensions: readonly ResourceExtension[],
+  fieldTypes: readonly ResourceFieldType[] = [],
+): Map<string, ResourceHookChain> {
   const names = new Set(docs.map((d) => d.name));
   const unknown = extensions.filter((e) => !names.has(e.resource)).map((e) => `"${e.resource}"`);
   if (unknown.length)
@@ -165,7 +187,8 @@ export function hookChains(docs: readonly ResourceDocument[], extensions: readon
   return new Map(
     docs.map((d) => {
       const mine = extensions.filter((e) => e.resource === d.name);
-      return [d.name, new ResourceHookChain(mine.map((e) => e.hooks), Object.assign({}, ...mine.map((e) => e.references ?? {})))];
+      const typed = fieldTypes.filter((f) => fieldsOfType(d, f.keyword).length > 0).map((f) => f.hooks);
+      return [d.name, new ResourceHookChain([...typed, ...mine.map((e) => e.hooks)], Object.assign({}, ...mine.map((e) => e.references ?? {})))];
     }),
   );
 }

@@ -12,7 +12,7 @@ import { msg } from './messages.ts';
 import { refuseValidation, resourceValidatorCompiler } from './validation.ts';
 import type { ResourceDocument } from '../../runtime/schema/resource.ts';
 import { auditCatalogue, type AuditCatalogue } from '../audit/words.ts';
-import { changeLines, changeText, permissionNames, recordNames, withPermissionNames } from '../audit/readable.ts';
+import { changeLines, changeText, permissionNames, recordNames, referenceNames, withPermissionNames, withReferenceNames } from '../audit/readable.ts';
 
 export const GATE_LOG_AUTHORITY = 'gateLogManager';
 
@@ -168,10 +168,12 @@ export function registerGateLogRoutes(app: FastifyInstance, docs: readonly Resou
       ]);
       const lang = req.lang;
       const names = await recordNames(req.server.db, cat, rows.rows, lang);
+      // Reference ids in the changes (a line's materialId) read as the records' names.
+      const refs = await referenceNames(req.server.db, cat, rows.rows);
       // Role changes hold menu and element codes: they read by name.
       const codes = rows.rows.some((r) => r.resource === 'roles') ? await permissionNames(req.server.db, lang) : null;
       const view = rows.rows.map((r) => {
-        const lines = changeLines(cat, r.resource, codes && r.resource === 'roles' ? withPermissionNames(r.changes, codes) : r.changes, lang);
+        const lines = changeLines(cat, r.resource, withReferenceNames(codes && r.resource === 'roles' ? withPermissionNames(r.changes, codes) : r.changes, cat, r.resource, refs), lang);
         const family = cat.family(r.action);
         return {
           id: Number(r.id),

@@ -225,3 +225,56 @@ export async function boundedXlsx(zip: Buffer): Promise<Buffer> {
   }
   return storedZip(parts);
 }
+
+/** The bounds of `boundedZipEntries` (a KMZ, a zipped Shapefile: server/land/import-formats.ts). */
+export interface ZipLimits {
+  entries: number;
+  totalBytes: number;
+  ratio: number;
+  ratioFrom: number;
+}
+
+/**
+ * Every file of a zip inflated under `limits`, by the same central-directory walk as the
+ * xlsx reader: the entry count before anything is inflated, each part's ratio and the total
+ * while inflating, chunk by chunk; the first limit passed stops the inflater (XlsxRefusal
+ * `entries`, `totalBytes`, `ratio` or `damaged`).
+ */
+export async function boundedZipEntries(zip: Buffer, limits: ZipLimits): Promise<Map<string, Buffer>> {
+  const entries = centralDirectory(zip);
+  if (entries.length > limits.entries) throw new XlsxRefusal('entries', { limit: limits.entries });
+  let total = 0;
+  const out = new Map<string, Buffer>();
+  for (const e of entries) {
+    if (e.name.endsWith('/')) continue;
+    const data = entryData(zip, e);
+    const check = (inflated: number) => {
+      if (total > limits.totalBytes) throw new XlsxRefusal('totalBytes', { limit: limits.totalBytes / 1024 / 1024 });
+      if (inflated > limits.ratioFrom && inflated > limits.ratio * Math.max(1, data.length)) throw new XlsxRefusal('ratio', { limit: limits.ratio });
+    };
+    if (e.method === 0) {
+      total += data.length;
+      check(data.length);
+      out.set(e.name, data);
+      continue;
+    }
+    const inflater = createInflateRaw({ chunkSize: 64 * 1024 });
+    const chunks: Buffer[] = [];
+    let inflated = 0;
+    inflater.end(data);
+    try {
+      for await (const chunk of inflater as AsyncIterable<Buffer>) {
+        inflated += chunk.length;
+        total += chunk.length;
+        check(inflated);
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      inflater.destroy();
+      if (err instanceof XlsxRefusal) throw err;
+      throw new XlsxRefusal('damaged');
+    }
+    out.set(e.name, Buffer.concat(chunks, inflated));
+  }
+  return out;
+}

@@ -99,17 +99,21 @@ function indexName(doc: ResourceDocument, fields: string[], kind: string): strin
  * do it. Several servers starting together take turns.
  */
 export async function ensureIndexes(db: Database, docs: ResourceDocument[]): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(74203)');
-    for (const doc of docs) for (const sql of indexStatements(doc)) await tx.query(sql);
-    const seen = new Set<string>();
-    for (const doc of docs) {
-      for (const { name, sql } of statisticsStatements(doc)) {
-        if (seen.has(name)) continue;
-        seen.add(name);
-        await tx.query(sql);
-      }
-    }
-  });
+  const indexes = docs.flatMap((doc) => indexStatements(doc).map((sql) => ({ name: /IF NOT EXISTS (\S+)/.exec(sql)![1], sql })));
+  const statistics = [...new Map(docs.flatMap(statisticsStatements).map((s) => [s.name, s])).values()];
+  // What a previous start made is there already: only the missing ones are created (a
+  // restart then costs one query, not some hundred statements).
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relname = ANY($1::text[])
+     UNION ALL SELECT stxname FROM pg_statistic_ext WHERE stxnamespace = current_schema()::regnamespace AND stxname = ANY($2::text[])`,
+    [indexes.map((i) => i.name), statistics.map((s) => s.name)],
+  );
+  const before = new Set(rows.map((r) => r.name));
+  if ([...indexes, ...statistics].some((x) => !before.has(x.name))) {
+    await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(74203)');
+      for (const { sql } of [...indexes, ...statistics]) await tx.query(sql);
+    });
+  }
   await db.query('ANALYZE resource_records');
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ensureIndexes } from './indexes.ts';
-import { hookChains, type ResourceExtension } from './extensions.ts';
+import { hookChains, type ResourceExtension, type ResourceFieldType } from './extensions.ts';
 import { readResourceDocuments } from './load.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { ResourceStore } from './store.ts';
@@ -8,13 +8,15 @@ import { registerGateLogRoutes } from './gate-log.ts';
 import { registerPublicReadRoutes } from './public-reads.ts';
 import { checkResourceTables } from './table-check.ts';
 
-export type { ResourceExtension, ResourceHooks } from './extensions.ts';
+export type { ResourceExtension, ResourceFieldType, ResourceHooks } from './extensions.ts';
 
 export interface ResourceEngineOptions {
   /** Folder of the resource documents; schemas/resources by default. */
   dir?: string;
   /** Hooks of business modules, per resource (server/resources/extensions.ts). */
   extensions?: readonly ResourceExtension[];
+  /** Hooks of field types, run on every resource declaring their keyword (extensions.ts, ResourceFieldType). */
+  fieldTypes?: readonly ResourceFieldType[];
 }
 
 export const RESOURCE_ENGINE = 'resource-engine';
@@ -30,7 +32,7 @@ const INDEX_WAIT_MS = 5000;
 
 export const resourceEngine: FastifyPluginAsync<ResourceEngineOptions> = async (app, opts) => {
   const docs = await readResourceDocuments(opts.dir);
-  const chains = hookChains(docs, opts.extensions ?? []);
+  const chains = hookChains(docs, opts.extensions ?? [], opts.fieldTypes ?? []);
   await checkResourceTables(app.db, docs);
   // Indexes are normally ready before the first request. Building one over a large table
   // can outlast Fastify's start timeout (plugins and onReady alike), which would make the

@@ -14,9 +14,23 @@ import { msg } from './messages.ts';
 const bodyAjv = createAjv();
 const textAjv = createAjv({ coerce: true });
 
-/** Fastify validator compiler for the resource routes: the shared ajv setup. */
-export const resourceValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+/**
+ * Fastify validator compiler for the resource routes: the shared ajv setup. ajv keeps what
+ * it compiled by schema object; a server builds its route schemas anew, so they are kept
+ * here by content too: a second server in the process compiles nothing again
+ * (server/http/shared-compilers.ts says why).
+ */
+const compiledByContent = new Map<string, ReturnType<typeof bodyAjv.compile>>();
+export const resourceValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const body = httpPart === 'body';
+  const key = `${body ? 'b' : 't'}${JSON.stringify(schema)}`;
+  let fn = compiledByContent.get(key);
+  if (!fn) {
+    fn = (body ? bodyAjv : textAjv).compile(schema as object);
+    compiledByContent.set(key, fn);
+  }
+  return fn;
+};
 
 const MAX_FIELD_ERRORS = 50;
 

@@ -15,6 +15,7 @@ import { seedLand } from '../land/seed.ts';
 import { seedHarvest } from '../harvest/seed.ts';
 import { seedDevices } from '../devices/seed.ts';
 import { seedDevicePositions } from '../land/device-positions.ts';
+import { seedFiles } from '../files/seed.ts';
 
 export const DEMO_PASSWORD = 'demo_2026';
 
@@ -95,6 +96,7 @@ export async function seedIfEmpty(db: Database, menusDoc?: MenuDocument): Promis
     await seedHarvest(tx);
     await seedDevices(tx);
     await seedDevicePositions(tx);
+    await seedFiles(tx);
     return true;
   });
 }

@@ -18,6 +18,8 @@
 import type { SchemaRegistry } from '../../runtime/schema/registry.ts';
 import type { MenuDocument } from '../../runtime/schema/menus.ts';
 import type { LocalizedText } from '../../runtime/protocol/texts.ts';
+import { describePlace, placeOf } from '../../runtime/schema/places.ts';
+import type { Lang } from '../../runtime/schema/texts.ts';
 import { ACTION_KINDS, isResourceEndpoint, resolveElementCode, screenRoutes, type Action, type Screen } from '../../runtime/schema/screen.ts';
 import { requiredElementCodes } from '../../runtime/screens/gating.ts';
 
@@ -39,10 +41,27 @@ export interface ServedRoute {
 
 export interface CoverageReport {
   unusedAuthorities: { code: string; title: LocalizedText | null; section: string }[];
-  unreachableScreens: { id: string; file: string; routes: string[]; authorities: string[]; onlyPlatformRoles: boolean }[];
+  unreachableScreens: { id: string; title: LocalizedText | null; file: string; routes: string[]; authorities: string[]; onlyPlatformRoles: boolean }[];
   unusedElements: { code: string; title: LocalizedText | null; menu: string }[];
-  unguardedEndpoints: { screen: string; file: string; pointer: string; method: string; path: string; reason: 'notServed' | 'public' }[];
+  /** `screenTitle` and `place` (the block showing the endpoint: «列「…」（/columns/2）», in each language) name it for a configurer. */
+  unguardedEndpoints: {
+    screen: string;
+    screenTitle: LocalizedText | null;
+    file: string;
+    pointer: string;
+    place: LocalizedText;
+    method: string;
+    path: string;
+    reason: 'notServed' | 'public';
+  }[];
   counts: { screens: number; authorities: number; elements: number; roles: number; endpoints: number };
+}
+
+/** The block holding `pointer` in each language («列「状态」（/columns/2）»; the screen itself when none). */
+function placeTexts(screen: Screen, pointer: string, registry: SchemaRegistry): LocalizedText {
+  const resources = (name: string) => registry.resource(name) ?? undefined;
+  const say = (lang: Lang) => describePlace(placeOf(screen, pointer, resources, lang), lang);
+  return { zh: say('zh'), en: say('en'), es: say('es') };
 }
 
 export function coverageReport(registry: SchemaRegistry, roles: readonly RoleGrants[], served: readonly ServedRoute[]): CoverageReport {
@@ -77,8 +96,9 @@ export function coverageReport(registry: SchemaRegistry, roles: readonly RoleGra
         endpointCount++;
         const method = (node.method ?? 'GET').toUpperCase();
         const route = served.find((r) => r.method === method && samePath(r.path, node.path));
-        if (!route) endpoints.push({ screen: screen.id, file, pointer, method, path: node.path, reason: 'notServed' });
-        else if (route.public && !screen.public) endpoints.push({ screen: screen.id, file, pointer, method, path: node.path, reason: 'public' });
+        const named = { screen: screen.id, screenTitle: (screen.title as LocalizedText | undefined) ?? null, file, pointer, place: placeTexts(screen, pointer, registry), method, path: node.path };
+        if (!route) endpoints.push({ ...named, reason: 'notServed' });
+        else if (route.public && !screen.public) endpoints.push({ ...named, reason: 'public' });
       }
     });
   }
@@ -102,6 +122,7 @@ export function coverageReport(registry: SchemaRegistry, roles: readonly RoleGra
     if (authorities.some((a) => heldByOrdinary.has(a))) continue;
     unreachableScreens.push({
       id: screen.id,
+      title: (screen.title as LocalizedText | undefined) ?? null,
       file,
       routes: routes.map((r) => r.route),
       authorities,

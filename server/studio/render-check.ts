@@ -10,12 +10,22 @@ import { Worker } from 'node:worker_threads';
 import type { EffectiveDocument } from '../../runtime/schema/gate.ts';
 import { documentTypeOfPath } from '../../runtime/schema/registry-core.ts';
 import type { Lang } from '../i18n/lang.ts';
+import { describePlace, placeOf } from '../../runtime/schema/places.ts';
+import type { ResourceDocument } from '../../runtime/schema/resource/types.ts';
 import { msg } from './messages.ts';
 
-/** Why a render refused the document: a key of the studio's messages and its parameters. */
+/**
+ * Why a render refused the document: a key of the studio's messages and its parameters
+ * (in the configurer's words: the block that failed, never a React internal), the block's
+ * pointer, and the internal reason for the server's log.
+ */
 export interface RenderRefusal {
   key: string;
   params: Record<string, string | number>;
+  /** The pointer of the block that failed to render ('' when the screen as a whole failed). */
+  pointer: string;
+  /** What the renderer said (React's message, a time-out): for the server's log only. */
+  internal: string;
 }
 
 export interface RenderCheck {
@@ -32,7 +42,7 @@ export const noRenderCheck: RenderCheck = {
   close: async () => undefined,
 };
 
-type Outcome = { ok: true; ms: number } | { ok: false; reason: 'throw' | 'errorPanel' | 'missing' | 'timeout'; message: string; ms: number };
+type Outcome = { ok: true; ms: number } | { ok: false; reason: 'throw' | 'errorPanel' | 'missing' | 'timeout'; message: string; ms: number; block?: string };
 
 const WORKER_URL = new URL('../../tools/render-check/worker-boot.mjs', import.meta.url);
 
@@ -48,7 +58,7 @@ export class WorkerRenderCheck implements RenderCheck {
     /** Time for one render once the worker is up. */
     private readonly timeoutMs = 10_000,
     /** Time for the worker to load React, antd and jsdom. */
-    private readonly startMs = 60_000,
+    private readonly startMs = 180_000,
   ) {}
 
   private start(): Promise<void> {
@@ -101,7 +111,7 @@ export class WorkerRenderCheck implements RenderCheck {
         // A render that never settles may hold the thread: a fresh worker for the next check.
         void worker.terminate();
         resolve({ ok: false, reason: 'timeout', message: `${this.timeoutMs} ms`, ms: this.timeoutMs });
-      }, this.timeoutMs + 2_000);
+      }, 2 * this.timeoutMs + 2_000); // the render, then (after a throw) the search for the block that throws
       this.waiting.set(id, (o) => {
         clearTimeout(timer);
         resolve(o);
@@ -119,12 +129,11 @@ export class WorkerRenderCheck implements RenderCheck {
     try {
       outcome = await run;
     } catch (err) {
-      return { key: msg['studio.renderFailed'], params: { why: (err as Error).message } };
+      // The worker did not start (or died): nothing is said about the screen.
+      return { key: msg['studio.renderUnavailable'], params: {}, pointer: '', internal: (err as Error).message };
     }
     if (outcome.ok) return null;
-    if (outcome.reason === 'timeout') return { key: msg['studio.renderTimeout'], params: { ms: this.timeoutMs } };
-    if (outcome.reason === 'errorPanel') return { key: msg['studio.renderErrorPanel'], params: { why: outcome.message } };
-    return { key: msg['studio.renderFailed'], params: { why: outcome.message } };
+    return refusalOf(outcome, input.screen, input.effective, input.lang ?? 'zh', this.timeoutMs);
   }
 
   async close(): Promise<void> {
@@ -135,7 +144,33 @@ export class WorkerRenderCheck implements RenderCheck {
   }
 }
 
-/** The server's render check: a warm worker, unless STUDIO_RENDER_CHECK=off (a server without the harness's packages). */
+/** A failed render in the configurer's words: the block that failed (label and pointer), or the screen. */
+export function refusalOf(
+  outcome: Exclude<Outcome, { ok: true }>,
+  screen: unknown,
+  effective: readonly EffectiveDocument[],
+  lang: Lang,
+  timeoutMs: number,
+): RenderRefusal {
+  const internal = `${outcome.reason}: ${outcome.message}`;
+  if (outcome.reason === 'timeout') return { key: msg['studio.renderTimeout'], params: { ms: timeoutMs }, pointer: '', internal };
+  // The error panel's sentence is the runtime's own, in the configurer's language (a form whose route gives it no mode).
+  if (outcome.reason === 'errorPanel') return { key: msg['studio.renderErrorPanel'], params: { why: outcome.message }, pointer: '', internal };
+  if (outcome.block !== undefined) {
+    const resources = new Map<string, ResourceDocument>();
+    for (const d of effective) if (d.type === 'resource') resources.set((d.content as ResourceDocument).name, d.content as ResourceDocument);
+    const place = placeOf(screen, outcome.block, (name) => resources.get(name), lang) ?? { kind: 'field' as const, pointer: outcome.block, label: null };
+    return { key: msg['studio.renderBlockFailed'], params: { place: describePlace(place, lang) }, pointer: place.pointer, internal };
+  }
+  return { key: msg['studio.renderFailed'], params: {}, pointer: '', internal };
+}
+
+/**
+ * The server's render check: a warm worker, unless STUDIO_RENDER_CHECK=off (a server without
+ * the harness's packages). STUDIO_RENDER_TIMEOUT_MS: one render's time-out (default 10 s).
+ */
 export function defaultRenderCheck(): RenderCheck {
-  return process.env.STUDIO_RENDER_CHECK === 'off' ? noRenderCheck : new WorkerRenderCheck();
+  if (process.env.STUDIO_RENDER_CHECK === 'off') return noRenderCheck;
+  const ms = Number(process.env.STUDIO_RENDER_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms >= 1_000 ? new WorkerRenderCheck(ms) : new WorkerRenderCheck();
 }

@@ -198,6 +198,8 @@ function registerStudioReads(app: TypedApp, store: SchemaStore, renderCheck: Ren
     { schema: { tags, summary: 'One document: its bundled content, latest published revision and the caller’s own draft', querystring: fileQuery, response: okObject() } },
     async (req) => {
       const me = requireCan(req, STUDIO_MENU);
+      // Opened in the editor (often straight from a link, not from the list): a publish follows.
+      void renderCheck.warm?.().catch(() => undefined);
       const f = req.query.file;
       const type = documentTypeOfPath(f);
       const bundled = store.bundled().get(f) ?? null;
@@ -381,7 +383,11 @@ async function runGate(app: TypedApp, gate: Gate, renderCheck: RenderCheck, file
   // The render runs on a document the other rules let through: a broken one says why already.
   if (!refuses(problems) && documentTypeOfPath(file) === 'screen') {
     const rendered = await renderCheck.check({ file, screen: result.value, effective: effective.documents, lang });
-    if (rendered) problems.push({ file, pointer: '', message: t(lang, rendered.key, rendered.params), severity: 'error' });
+    if (rendered) {
+      // The renderer's own words (React's) are for the log; the configurer reads the block's name.
+      app.log.warn({ file, pointer: rendered.pointer, why: rendered.internal }, 'studio render check refused a screen');
+      problems.push({ file, pointer: rendered.pointer, message: t(lang, rendered.key, rendered.params), severity: 'error' });
+    }
   }
   return { effective, problems, value: result.value as Record<string, unknown>, migrated: result.migrated, migratedFrom: result.migratedFrom };
 }

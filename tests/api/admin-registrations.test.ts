@@ -225,7 +225,7 @@ describe.each(engines())('registration review, farms and seedling bases on $name
       expect(provider.status).toBe(200);
       expect(provider.data.rows.map((r: { name: string }) => r.name)).toEqual(['禾丰生态农场', '嫩江源合作农场']);
       // With the land seed's plots and their areas (docs/land-and-maps.md, Seed).
-      expect(provider.data.rows[0]).toMatchObject({ people: 3, plantGroups: 5, fields: 26, fieldAreaMu: 2972.43, blocName: '黑土地农业服务集团' });
+      expect(provider.data.rows[0]).toMatchObject({ people: 3, plantGroups: 5, fields: 26, fieldAreaMu: 2979.04, blocName: '黑土地农业服务集团' });
       const admin = await f.as('admin', 'GET', '/api/admin/multiFarm/page?pageSize=50');
       expect(admin.data.total).toBeGreaterThanOrEqual(3);
       expect((await f.as('admin', 'GET', `/api/admin/multiFarm/page?keyword=${encodeURIComponent('嫩江')}`)).data.total).toBe(1);

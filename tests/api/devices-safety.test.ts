@@ -19,7 +19,7 @@ import { networkInterfaces } from 'node:os';
 import { MqttClient, connect, type IClientOptions } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
-import { until, mosquittoReachable } from '../support/devices-support.ts';
+import { until, mosquittoReachable, gatewaySecret, openEventStream as openStream } from '../support/devices-support.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call } from './resource-fixtures.ts';
 import { deviceServiceOf } from '../../server/devices/plugin.ts';
@@ -31,37 +31,6 @@ const OFFLINE_AFTER_S = 3;
 
 
 
-/** The server-sent events of /api/devices/events, read as a console reads them. */
-async function openStream(base: string, token: string) {
-  const ac = new AbortController();
-  const res = await fetch(`${base}/api/devices/events`, { headers: { authorization: token }, signal: ac.signal });
-  const events: { type: string; data: Record<string, unknown> }[] = [];
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let cut = buffer.indexOf('\n\n');
-        while (cut >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const type = /^event: (.+)$/m.exec(block)?.[1];
-          const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (type && data) events.push({ type, data: JSON.parse(data) });
-          cut = buffer.indexOf('\n\n');
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  await until(() => events.some((e) => e.type === 'hello'));
-  return { events, close: () => ac.abort() };
-}
 
 const root = `safe${process.pid}${Math.random().toString(36).slice(2, 6)}`;
 const mosquittoUp = await mosquittoReachable();
@@ -86,7 +55,7 @@ for (const engine of engines()) {
       const deviceId = async (key: string) => (await t.db.query<{ id: number }>('SELECT id FROM devices WHERE code = $1', [code(key)])).rows[0].id;
       const count = async (sql: string, params: unknown[] = []) => Number((await t.db.query<{ n: number }>(sql, params)).rows[0].n);
       const gateway = async (n: 1 | 2, extra: Partial<IClientOptions> = {}) => {
-        const options: IClientOptions = { username: `F${farmId}-GW${n}`, password: `demo-secret-F${farmId}-${n}`, reconnectPeriod: 0, clientId: `gw${n}-${Math.random().toString(36).slice(2)}`, ...extra };
+        const options: IClientOptions = { username: `F${farmId}-GW${n}`, password: await gatewaySecret(t.db, `F${farmId}-GW${n}`), reconnectPeriod: 0, clientId: `gw${n}-${Math.random().toString(36).slice(2)}`, ...extra };
         const client = svc.broker
           ? new MqttClient(() => (svc.broker as NonNullable<DeviceService['broker']>).connectInProcess(), { ...options, protocolVersion: 4 })
           : connect(cfg.mqttUrl as string, options);
@@ -405,9 +374,11 @@ for (const engine of engines()) {
       const open = await startEmbeddedBroker(t.db, { root: 'x', port: 0, host: '0.0.0.0' });
       try {
         const port = open.port as number;
-        // The seeded demo gateway's password (in the code and docs) works on this machine only.
-        expect(await login('127.0.0.1', port, `F${farmId}-GW2`, `demo-secret-F${farmId}-2`)).toBe(0);
-        expect(await login(lan, port, `F${farmId}-GW2`, `demo-secret-F${farmId}-2`)).toBe(4);
+        // The seeded demo gateway's secret (made for this installation) works on this machine only.
+        const demo = await gatewaySecret(t.db, `F${farmId}-GW2`);
+        expect(demo).not.toMatch(/demo-secret/);
+        expect(await login('127.0.0.1', port, `F${farmId}-GW2`, demo)).toBe(0);
+        expect(await login(lan, port, `F${farmId}-GW2`, demo)).toBe(4);
         // A registered gateway connects from the network.
         expect(await login(lan, port, `F${farmId}-GW7`, real)).toBe(0);
         // Five wrong passwords from an address (its good login above started the count again): the right one is refused too, until the minute is over.

@@ -9,7 +9,7 @@
 import { MqttClient, connect } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
-import { until, mosquittoReachable } from '../support/devices-support.ts';
+import { until, mosquittoReachable, gatewaySecret } from '../support/devices-support.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call } from './resource-fixtures.ts';
 import { deviceServiceOf } from '../../server/devices/plugin.ts';
@@ -52,7 +52,7 @@ for (const engine of engines()) {
       const deviceId = async (key: string) => (await t.db.query<{ id: number }>('SELECT id FROM devices WHERE code = $1', [codes(key)])).rows[0].id;
       const gatewayClient = async (n: 1 | 2) => {
         const username = `F${farmId}-GW${n}`;
-        const password = `demo-secret-F${farmId}-${n}`;
+        const password = await gatewaySecret(t.db, username);
         const client = svc.broker
           ? new MqttClient(() => (svc.broker as NonNullable<DeviceService['broker']>).connectInProcess(), { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId: `${username}-${Math.random()}` })
           : connect(cfg.mqttUrl as string, { username, password, reconnectPeriod: 0, clientId: `${username}-${Math.random()}` });

@@ -168,6 +168,8 @@ describe.each(engines())('import limits on $name', (engine) => {
     try {
       const running = call(t, farm, 'POST', `${SUPPLIERS}/import`, { mode: 'validOnly', fileName: 'suppliers.csv', content: b64(text) });
       const readers = Array.from({ length: 10 }, (_, i) => readWhile(i % 2 ? farm2 : farm, running));
+      // The second import only once the first holds its slot: sent together, either may take it.
+      await expect.poll(() => importSlotsOf(t.config).inUse, { timeout: 30_000, interval: 5 }).toBe(2);
       busy = await call(t, farm2, 'POST', `${SUPPLIERS}/import`, { mode: 'preview', content: b64(text) });
       latencies = (await Promise.all(readers)).flat();
       const r = await running;

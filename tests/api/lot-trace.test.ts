@@ -89,7 +89,8 @@ describe.each(engines())('the lot report on $name', (engine) => {
 
   it('the seeded recall: the early batch says recalled on its page, cannot be sold, and its report lists its buyers', async () => {
     const { rows } = await t.db.query<{ id: string; batch_no: string; code: string | null; reason: string }>(
-      `SELECT h.id, h.batch_no, c.code, h.recall_reason AS reason FROM harvests h LEFT JOIN trace_codes c ON c.harvest_id = h.id WHERE h.recalled_at IS NOT NULL`,
+      `SELECT h.id, h.batch_no, c.code, h.recall_reason AS reason FROM harvests h LEFT JOIN trace_codes c ON c.harvest_id = h.id
+        WHERE h.recalled_at IS NOT NULL AND EXISTS (SELECT 1 FROM recalls r WHERE r.kind = 'batch' AND r.harvest_id = h.id)`,
     );
     expect(rows.length).toBe(1);
     const [b] = rows;

@@ -90,6 +90,8 @@ export function variant(doc: ResourceDocument, row: Body, tag: string, opts: { d
     const ok = candidates.find((c) => c.length <= max && re.test(c));
     if (ok) body[name] = ok;
   }
+  // A file belongs to one record (server/files/field-type.ts): a new record starts without the row's files.
+  for (const [name, field] of Object.entries(doc.record.properties)) if (field['x-file']) delete body[name];
   // The state and reasons of a document declaring transitions are the engine's to set on a new record.
   for (const field of transitionOwnedFields(doc)) delete body[field];
   if (opts.dropOptionalRefs) {

@@ -105,15 +105,16 @@ describe.each(engines())('schema studio store on $name', (engine) => {
     expect(errors.every((e) => e.field.startsWith(CROPS_RESOURCE)), JSON.stringify(errors)).toBe(true);
   });
 
-  it('refuses a screen that does not render with fixture data (the render check, in a worker)', async () => {
+  it('checks a screen that renders with fixture data (the render check, in a worker); a form renders in its edit mode whatever its mode parameter', async () => {
+    // A render that fails is refused with its block named in three languages: that refusal is
+    // tested in studio-gate-screens.test.ts (a column that throws, which the meta-schema cannot
+    // express here). A form's own mode parameter gets `edit` in the check (issue 31 item 1),
+    // so a mode parameter no route names no longer renders as an error panel.
     const form = bundled('schemas/screens/knowledge/cropsForm.json');
-    // Valid for the meta-schema and every rule, but no route gives it a mode: its error panel.
     form.modeParam = 'stage';
-    const errors = await refused(form, [''], 'schemas/screens/knowledge/cropsForm.json');
-    expect(errors[0].message).toMatch(/renders as an error panel/);
     const check = await call(t, admin, 'POST', '/api/studio/check', { file: 'schemas/screens/knowledge/cropsForm.json', content: text(form) }, 'en');
     expect(check.status).toBe(200);
-    expect(check.data.problems).toEqual([expect.objectContaining({ pointer: '', severity: 'error', message: expect.stringMatching(/error panel: .*add, edit or show/) })]);
+    expect(check.data.problems).toEqual([]);
     const fine = await call(t, admin, 'POST', '/api/studio/check', { file: CROPS, content: text(bundled(CROPS)) }, 'en');
     expect(fine.data).toEqual({ problems: [] });
   }, 60_000);

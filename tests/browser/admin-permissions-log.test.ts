@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser.ts';
 import { api, apiToken, openShell } from './shell-support.ts';
+import { variants } from '../support/tier.ts';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -94,7 +95,7 @@ async function searchList(page: Page, screen: string, label: string, value: stri
   await form.getByRole('button', { name: TEXT[lang].query }).click();
 }
 
-for (const lang of ['zh', 'en'] as const) {
+for (const lang of variants(['zh', 'en'] as const)) {
   describe(`role permissions and the operation log (${lang}, 1440 px)`, () => {
     const x = TEXT[lang];
     const code = `perm${lang}${RUN}`;

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { baseUrl, cookieMap, launchBrowser, logIn, newPage, smsMailbox } from './browser.ts';
+import { baseUrl, cookieMap, launchBrowser, logIn, navigateInConsole, newPage, smsMailbox } from './browser.ts';
 
 /** Unique to this run, so reruns against a long-running server do not collide. */
 const RUN = `t${Date.now().toString(36).slice(-6)}`;
@@ -62,10 +62,26 @@ async function expectMoreAction(text: string, label: string): Promise<void> {
   await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').waitFor({ state: 'detached' }).catch(() => undefined);
 }
 
+/**
+ * Picks an option and checks that the select shows it: on a loaded machine a click on an
+ * option of a dropdown still opening can be lost (CI once saved a user without the role
+ * picked), so a pick that did not take is made again. The check comes first, so a multiple
+ * select's pick that took is never clicked off again.
+ */
 async function choose(scope: Locator, label: string, option: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
-  await page.keyboard.press('Escape');
+  const select = scope.locator('.ant-select', { has: page.getByLabel(label, { exact: true }) });
+  await expect
+    .poll(
+      async () => {
+        if ((await select.innerText()).includes(option)) return true;
+        await scope.getByLabel(label, { exact: true }).click();
+        await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+        await page.keyboard.press('Escape');
+        return false;
+      },
+      { timeout: 30_000, interval: 2_000 },
+    )
+    .toBe(true);
 }
 
 async function search(screenId: string, label: string, value: string): Promise<void> {
@@ -84,6 +100,9 @@ async function saveDrawerConfirmed(): Promise<void> {
   await drawer().getByRole('button', { name: '保存' }).click();
   const box = page.locator('.ant-modal-confirm:visible');
   await box.getByTestId('tree-summary').waitFor();
+  // Once its opening animation is over: a click during it can be lost (see confirm()).
+  const modal = page.locator('.ant-modal:visible').filter({ has: page.getByTestId('tree-summary') });
+  await expect.poll(async () => (await modal.getAttribute('class')) ?? '').not.toMatch(/ant-zoom/);
   await box.getByRole('button', { name: '确认保存' }).click();
   await drawer().waitFor({ state: 'hidden' });
 }
@@ -444,8 +463,17 @@ describe('administration screens as admin', () => {
     expect((await api('POST', '/api/auth/jwt/token', { username: approved, password: 'demo_2026' }, '')).status).toBe(200);
 
     await row(rejected).getByRole('button', { name: '拒绝' }).click();
-    await dialog().getByRole('button', { name: '确定' }).click();
-    await dialog().getByText('请填写此项').waitFor();
+    // A reason is required; a click the still-opening dialog did not take is made again.
+    await expect
+      .poll(
+        async () => {
+          if (await dialog().getByText('请填写此项').isVisible()) return true;
+          await dialog().getByRole('button', { name: '确定' }).click();
+          return false;
+        },
+        { timeout: 30_000, interval: 2_000 },
+      )
+      .toBe(true);
     await dialog().getByLabel('拒绝原因').fill('营业执照信息不清晰');
     await confirm();
     await expect.poll(() => row(rejected).count()).toBe(0);
@@ -487,8 +515,12 @@ describe('administration screens as farm', () => {
       '/customerAgent/index', '/groupCustomer/index', '/multiFarm/index', '/multiFarm/showplantgroup/1', '/nurseryManage/index',
       '/articleManage/index', '/articleManage/article/1/edit', '/promotion/versionControl',
     ];
+    // Inside the loaded console, as a link would; by way of the error log, so that each
+    // 401 seen is the new route's and not the one before it still on show.
     for (const route of routes) {
-      await page.goto(route);
+      await navigateInConsole(page, '/errorLog');
+      await page.getByRole('heading', { name: '401' }).waitFor({ state: 'detached' });
+      await navigateInConsole(page, route);
       await page.getByRole('heading', { name: '401' }).waitFor();
     }
 

@@ -42,3 +42,18 @@ export async function sessionApi<T = unknown>(context: BrowserContext, url: stri
   if (body.status !== 200) throw new Error(`${url}: ${body.status} ${body.message}`);
   return body.data;
 }
+
+/**
+ * Goes to `path` inside the console loaded in `page` as a menu link does (the router's
+ * history: pushState and a popstate), without a page load: a load compiles the console's
+ * scripts again, which takes seconds on the 2-core machine. Returns once the URL is
+ * `path`; what the screen shows is for the caller to wait for.
+ */
+export async function navigateInConsole(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+    window.history.pushState({ idx }, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: { idx } }));
+  }, path);
+  await page.waitForURL((u) => u.pathname + u.search === path || u.href.endsWith(path));
+}

@@ -58,6 +58,8 @@ export async function startFileServer(distDir: string): Promise<() => Promise<vo
 export async function serveSeededConsole(distDir: string): Promise<{ server: FileServer; stop: () => Promise<void> }> {
   // The device simulator reports every 3 s, so a reading arrives while a test watches.
   process.env.DEVICE_SIMULATOR_PERIOD_MS ??= '3000';
+  // A sensor the simulator drops out now and then (0.3 % a tick) would leave a test watching it waiting.
+  process.env.DEVICE_SIMULATOR_FAULTS ??= 'off';
   const dir = mkdtempSync(join(tmpdir(), 'farm-browser-'));
   const config = { ...loadConfig({ DATA_DIR: join(dir, 'data') }), distDir, host: '127.0.0.1', port: 0 };
   const db = await openPglite(undefined, await seededImage());

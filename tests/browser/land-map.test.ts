@@ -8,15 +8,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseUrl, launchBrowser, logIn, newPage, sessionApi } from './browser.ts';
+import { readFileSync } from 'node:fs';
+import { baseUrl, cookieMap, launchBrowser, logIn, newPage, sessionApi } from './browser.ts';
 
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const foreign: string[] = [];
 
-// An empty place east of the seeded farm (no plot there), at a zoom where 100 px ≈ 50 m.
-const VIEW = '126.9,45.6,18';
+// An empty place inside the farm's boundary, at a zoom where 100 px ≈ 50 m: the strip north of
+// the plots the sample survey adds (tests/fixtures/land/survey.geojson, imported below), since
+// a plot outside the boundary is refused.
+const VIEW = '126.30484,45.39653,18';
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -31,6 +34,11 @@ beforeAll(async () => {
   await page.goto('/login');
   await logIn(page, 'farm');
   await page.waitForURL('**/dashboard');
+  // The survey extends the farm 1 km north: room inside the boundary for the plots drawn below.
+  const { token } = await cookieMap(context);
+  const content = readFileSync(new URL('../fixtures/land/survey.geojson', import.meta.url)).toString('base64');
+  const res = await context.request.fetch('/api/land/import', { method: 'POST', headers: { Authorization: token }, data: { mode: 'confirm', content } });
+  expect((await res.json()).status).toBe(200);
 });
 afterAll(async () => {
   await context?.close();
@@ -59,7 +67,8 @@ async function drawPolygon(corners: [number, number][]) {
   await page.mouse.click(cx + corners[0][0], cy + corners[0][1]);
 }
 
-const muOf = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, '').replace(/^(\d+\.\d+).*/, '$1'));
+/** The first number of an area's text (the mu; hectares and m² follow it). */
+const muOf = (text: string | null) => Number(((text ?? '').match(/\d[\d,]*\.\d+/)?.[0] ?? '').replace(/,/g, ''));
 
 describe('the land map as farm', () => {
   it('renders the farm with no network and no tile URL: its shapes, a scale bar and north', async () => {

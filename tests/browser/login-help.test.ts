@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, launchBrowser } from './browser.ts';
 import { api, apiToken, latestSmsCode, openShell } from './shell-support.ts';
+import { variants } from '../support/tier.ts';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -76,7 +77,7 @@ async function loginPage(lang: 'zh' | 'en'): Promise<Page> {
   return page;
 }
 
-for (const lang of ['zh', 'en'] as const) {
+for (const lang of variants(['zh', 'en'] as const)) {
   describe(`login page help (${lang}, 1440 px)`, () => {
     const x = TEXT[lang];
 

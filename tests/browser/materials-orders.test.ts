@@ -39,7 +39,8 @@ async function confirm(page: Page): Promise<void> {
   await button(dialog, '确定').click();
   // A refusal keeps the dialog open and says why in a message: show it if so.
   await expect
-    .poll(async () => ((await page.locator('.ant-modal-confirm:visible, .ant-modal:visible').count()) === 0 ? '' : await page.locator('.ant-message').innerText().catch(() => 'open')))
+    // The dialog waits for the server's answer; on the loaded CI machine that took over 10 s.
+    .poll(async () => ((await page.locator('.ant-modal-confirm:visible, .ant-modal:visible').count()) === 0 ? '' : await page.locator('.ant-message').innerText().catch(() => 'open')), { timeout: 30_000 })
     .toBe('');
 }
 async function choose(page: Page, label: string, option: string): Promise<void> {

@@ -260,9 +260,19 @@ describe('a planting season through the console', () => {
     expect(await row.textContent()).toContain('待审核');
     await rowAction(center, row, '驳回');
     const dialog = center.locator('.ant-modal:visible').last();
-    // A reason is required: confirming without one keeps the dialog open.
-    await button(dialog, '确定').click();
-    await dialog.getByRole('alert').waitFor();
+    // A reason is required: confirming without one keeps the dialog open and says so. The
+    // dialog is still opening on a loaded machine: a click it did not take is made again.
+    await dialog.getByLabel('驳回原因').waitFor();
+    await expect
+      .poll(
+        async () => {
+          if (await dialog.getByRole('alert').isVisible()) return true;
+          await button(dialog, '确定').click();
+          return false;
+        },
+        { timeout: 30_000, interval: 2_000 },
+      )
+      .toBe(true);
     await dialog.getByLabel('驳回原因').fill('分批采收与种植季结束同日，请留出拉秧清园的时间');
     await button(dialog, '确定').click();
     await dialog.waitFor({ state: 'hidden' });

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser } from './browser.ts';
 import { api, openShell } from './shell-support.ts';
 import { readsOnly } from './file-server.ts';
+import { variants } from '../support/tier.ts';
 
 // Reads and navigates only: the project's shared server (file-server.ts).
 readsOnly();
@@ -32,7 +33,7 @@ const cases = [
 ];
 
 describe('read views and record titles (1440 px)', () => {
-  it.each(cases)('$lang: the show view reads, and the tab and the browser title name the record', async ({ lang, title, app, crop, status, label }) => {
+  it.each(variants(cases))('$lang: the show view reads, and the tab and the browser title name the record', async ({ lang, title, app, crop, status, label }) => {
     const opened = await openShell(browser, { user: 'admin', lang, width: 1440, path: '/agricultureKnowledge/plantRules' });
     context = opened.context;
     const { page, token } = opened;

@@ -13,7 +13,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, navigateInConsole } from './browser.ts';
 import { api, apiToken, injectAxe, openShell } from './shell-support.ts';
 import { FULL_WALK, kindKey, screenFiles, walkSelector, type WalkedDoc } from './walk-scope.ts';
 import { readsOnly } from './file-server.ts';
@@ -68,7 +68,11 @@ async function fillers(token: string): Promise<Record<string, string>> {
   // A farm material the manufacturer wrote an article for (the seed's FW-001 of the first farm).
   const withArticle = (await first<Row>('/api/farmMaterials/list/page?pageIndex=1&pageSize=1&sort=id&goodsCode=FW-001')) ?? { id: 0 };
   const harvest = (await first<Row>('/api/farmHarvest/harvests/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
+  const material = (await first<Row>('/api/farmMaterials/list/page?pageIndex=1&pageSize=1&sort=id')) ?? { id: 0 };
+  const recall = (await first<Row>('/api/farmHarvest/recalls/page?pageIndex=1&pageSize=1')) ?? { id: 0 };
   return {
+    '/farmHarvest/materialLotTrace/:materialId': `/farmHarvest/materialLotTrace/${material.id}`,
+    '/farmHarvest/recalls/:id': `/farmHarvest/recalls/${recall.id}`,
     '/farmHarvest/lotTrace/:id': `/farmHarvest/lotTrace/${harvest.id}`,
     '/fertilizerFactory/article/:id': `/fertilizerFactory/article/${product.id}`,
     '/fertilizerFactory/comboArticle/:id': `/fertilizerFactory/comboArticle/${combo.id}`,
@@ -153,11 +157,7 @@ async function axeSeriousViolations(page: Page): Promise<{ id: string; nodes: st
 
 /** Navigates inside the loaded console and waits for the page to settle (no busy region, no request). */
 async function visit(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState({ idx: 1 }, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate', { state: { idx: 1 } }));
-  }, path);
-  await page.waitForURL((u) => u.pathname + u.search === path || u.href.endsWith(path));
+  await navigateInConsole(page, path);
   // Settled: the screen's chunk and data arrived (no skeleton, no busy region, no spinner).
   const busy = '[aria-busy="true"], .ant-skeleton, .ant-spin-spinning';
   // Only what shows: a list kept alive in a hidden tab stays busy until it is shown again.

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, launchBrowser } from './browser.ts';
 import { api, axeSeriousViolations, openShell, pathOf, WIDTHS } from './shell-support.ts';
+import { variants } from '../support/tier.ts';
 
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -127,7 +128,7 @@ describe('top bar (item 3)', () => {
   });
 
   it('the notice badge: capped "10+" for admin, links to the notice screen (1280 and 800)', async () => {
-    for (const width of WIDTHS) {
+    for (const width of variants(WIDTHS)) {
       const page = await open({ user: 'admin', width });
       const badge = page.getByTestId('notice-badge');
       await expect.poll(() => badge.locator('.ant-scroll-number').textContent()).toBe('10+');
@@ -157,7 +158,7 @@ describe('top bar (item 3)', () => {
   });
 
   it('the user menu shows the phone from base info, change password and log out (zh and en)', async () => {
-    for (const lang of ['zh', 'en'] as const) {
+    for (const lang of variants(['zh', 'en'] as const)) {
       const page = await open({ user: 'admin', lang });
       await page.getByTestId('user-menu').click();
       await expect.poll(() => page.getByTestId('user-phone').textContent()).toBe('13800000001');
@@ -199,7 +200,7 @@ describe('top bar (item 3)', () => {
   });
 
   it('without a video the instruction link opens the page\'s quick guide, not "not configured" (zh, en)', async () => {
-    for (const lang of ['zh', 'en'] as const) {
+    for (const lang of variants(['zh', 'en'] as const)) {
       const page = await open({ user: 'farm', lang });
       await page.getByTestId('instruction-link').click();
       const dialog = page.getByRole('dialog', { name: lang === 'zh' ? '快速指南 · 首页' : 'Quick guide · Home' });
@@ -269,8 +270,8 @@ describe('header title and organisation label (item 9)', () => {
 
 describe('screenshots and accessibility', () => {
   it('screenshots of the shell at 1280 and 800 px, zh and en (test-results/)', async () => {
-    for (const width of WIDTHS) {
-      for (const lang of ['zh', 'en'] as const) {
+    for (const width of variants(WIDTHS)) {
+      for (const lang of variants(['zh', 'en'] as const)) {
         const page = await open({ user: 'farm2', lang, width, path: '/agricultureKnowledge/cropsManager' });
         await page.getByRole('table').first().waitFor();
         await page.waitForTimeout(300);
@@ -290,7 +291,7 @@ describe('screenshots and accessibility', () => {
   });
 
   it('axe-core: no serious or critical violation on the shell (1280 and 800)', async () => {
-    for (const width of WIDTHS) {
+    for (const width of variants(WIDTHS)) {
       const page = await open({ user: 'admin', width, path: '/dashboard' });
       await page.getByTestId('welcome').waitFor();
       await page.waitForTimeout(300);

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, navigateInConsole } from './browser.ts';
 import { openShell, pathOf } from './shell-support.ts';
 import { readsOnly } from './file-server.ts';
+import { variants } from '../support/tier.ts';
 
 // Reads and navigates only: the project's shared server (file-server.ts).
 readsOnly();
@@ -33,11 +34,7 @@ const tab = (page: Page, key: string) => page.locator(`[data-testid=tab][data-ke
 
 /** Goes somewhere inside the console without a page load (the way a menu link does). */
 async function go(page: Page, path: string): Promise<void> {
-  await page.evaluate((p) => {
-    window.history.pushState({}, '', p);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await page.waitForURL((url) => url.pathname + url.search === path);
+  await navigateInConsole(page, path);
   // A user never navigates twice within one frame; wait until the shell has seen this page.
   await page.locator(`[data-testid=tab][data-key="${path}"][data-active=true]`).waitFor();
 }
@@ -54,9 +51,11 @@ async function fromContextMenu(page: Page, key: string, action: string): Promise
 async function openCropsFromMenu(page: Page, sectionTitle: string): Promise<void> {
   const nav = page.getByTestId('side-menu');
   const link = nav.locator(`a[href="${CROPS}"]`);
-  // A submenu closing (the page left its section) is visible until its animation ends.
+  // The page left the section: its submenu closes, with an animation that may start only
+  // after the URL changed. Wait until it is closed, then open it and take the link.
+  await expect.poll(() => link.isVisible()).toBe(false);
   await expect.poll(() => nav.locator('[class*="motion-collapse"]').count()).toBe(0);
-  if (!(await link.isVisible())) await nav.getByText(sectionTitle, { exact: true }).click();
+  await nav.getByText(sectionTitle, { exact: true }).click();
   await link.click();
   await page.waitForURL(`**${CROPS}`);
 }
@@ -123,6 +122,15 @@ describe('tab strip (item 4)', () => {
     await expect.poll(() => tabTitles(page)).toEqual(['Home']);
   });
 
+  it('a wizard opened from the address bar is one tab, whatever step it shows (farm initialisation, 1280, en)', async () => {
+    const page = await open({ user: 'farm', lang: 'en', path: '/farm/initialization' });
+    // The wizard writes its step into its own address (?step=0); that is the same tab.
+    await page.waitForURL('**/farm/initialization?step=*', { timeout: 60_000 });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/farm/initialization?step=1', { timeout: 60_000 });
+    await expect.poll(() => tabTitles(page)).toEqual(['Home', 'Farm initialisation']);
+  });
+
   it('a keepAlive screen keeps its search form and selection across tabs, and loses them on Refresh and on Close (1280, zh)', async () => {
     const page = await open({ user: 'admin', path: CROPS });
     const name = page.getByPlaceholder('作物名称');
@@ -130,13 +138,15 @@ describe('tab strip (item 4)', () => {
     await firstRow.waitFor();
     await name.fill('稻');
     await firstRow.check();
+    // The selection is the grid's state, committed after the click's render.
+    await expect.poll(() => firstRow.isChecked()).toBe(true);
 
     await page.getByTestId('breadcrumbs').getByRole('link', { name: '首页' }).click();
     await page.getByTestId('welcome').waitFor();
     await tab(page, CROPS).getByTestId('tab-label').click();
     await page.waitForURL(`**${CROPS}`);
     expect(await name.inputValue()).toBe('稻');
-    expect(await firstRow.isChecked()).toBe(true);
+    await expect.poll(() => firstRow.isChecked()).toBe(true);
 
     // Refresh: a fresh view.
     await page.getByTestId('tab-refresh').click();
@@ -209,7 +219,7 @@ describe('language and size (item 5)', () => {
   });
 
   it('size large / medium / small reaches every antd component and is kept in the size cookie (800, en and zh)', async () => {
-    for (const lang of ['en', 'zh'] as const) {
+    for (const lang of variants(['en', 'zh'] as const)) {
       const page = await open({ user: 'admin', lang, width: 800, path: CROPS });
       const search = page.locator('main .ant-btn').first();
       await search.waitFor();

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cookieMap, launchBrowser, logIn, newPage } from './browser.ts';
+import { cookieMap, launchBrowser, navigateInConsole as navigate, logIn, newPage } from './browser.ts';
 
 const FILE = 'schemas/screens/knowledge/cropsManager.json';
 const ROUTE = '/agricultureKnowledge/cropsManager';
@@ -45,13 +45,6 @@ async function api<T>(context: BrowserContext, method: 'GET' | 'POST', url: stri
   return body.data;
 }
 
-/** A navigation inside the console (the router's own), not a page load. */
-async function navigate(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState({}, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
 
 describe('a publish reaches open consoles', () => {
   it('shows on the next navigation, and an open screen offers the newer version', async () => {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, navigateInConsole as navigate } from './browser.ts';
 import { api, openShell } from './shell-support.ts';
 
 const FILE = 'schemas/screens/knowledge/cropsManager.json';
@@ -75,13 +75,6 @@ async function typeDocument(text: string) {
   await studio.page.keyboard.insertText(text);
 }
 
-/** SPA navigation in a console that stays loaded (no reload). */
-async function navigate(page: Page, path: string) {
-  await page.evaluate((to) => {
-    window.history.pushState({ idx: 1 }, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate', { state: { idx: 1 } }));
-  }, path);
-}
 
 describe('schema studio as config', () => {
   it('shows the bundled document, checked, and its preview with real data', async () => {
@@ -103,14 +96,16 @@ describe('schema studio as config', () => {
     await studio.page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
     // Published, or refused (then the refusal's sentences are the failure's message).
     const published = studio.page.getByText(`Published as revision ${start + 1}`);
-    await published.or(studio.page.getByTestId('studio-refusal')).first().waitFor({ timeout: 30_000 });
+    // The first publish of a server may wait for its render worker to start: in a clean clone on
+    // the loaded 2-core machine, loading React, antd and jsdom through tsx takes tens of seconds.
+    await published.or(studio.page.getByTestId('studio-refusal')).first().waitFor({ timeout: 150_000 });
     expect(await studio.page.getByTestId('studio-refusal').count(), await studio.page.getByTestId('studio-refusal').allInnerTexts().then((t) => t.join(' '))).toBe(0);
 
     await navigate(other.page, '/agricultureKnowledge/cropsManager');
     await poll(async () => (await headings(other.page, '[data-screen="cropsManager"]')).slice(0, 3)).toEqual(EXPECTED_START);
     // The same page: never reloaded.
     expect(await other.page.evaluate(() => (window as unknown as { __marker: number }).__marker)).toBe(marker);
-  });
+  }, 200_000);
 
   it('refuses a broken document with line and column', async () => {
     const broken = changed().replace(`    "es": "${bundled.title.es}"\n`, '').replace(`"en": "${bundled.title.en}",`, `"en": "${bundled.title.en}"`);

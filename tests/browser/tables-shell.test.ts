@@ -9,9 +9,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, navigateInConsole } from './browser.ts';
 import { openShell, pathOf } from './shell-support.ts';
 import { readsOnly } from './file-server.ts';
+import { variants } from '../support/tier.ts';
 
 // Reads and navigates only: the project's shared server (file-server.ts).
 readsOnly();
@@ -46,10 +47,7 @@ const tabTitles = (page: Page) => page.getByTestId('tab-label').allTextContents(
 const openMenu = (page: Page): Locator => page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
 
 async function go(page: Page, path: string): Promise<void> {
-  await page.evaluate((p) => {
-    window.history.pushState({ idx: 1 }, '', p);
-    window.dispatchEvent(new PopStateEvent('popstate', { state: { idx: 1 } }));
-  }, path);
+  await navigateInConsole(page, path);
   await page.locator(`[data-testid=tab][data-key="${path}"][data-active=true]`).waitFor();
 }
 
@@ -69,7 +67,7 @@ async function fromContextMenu(page: Page, key: string, action: string): Promise
 }
 
 describe('tables people can read (item 6)', () => {
-  for (const lang of ['zh', 'en'] as const) {
+  for (const lang of variants(['zh', 'en'] as const)) {
     it(`the user list at 1440 px (${lang}): two actions inline, the rest under «${lang === 'zh' ? '更多' : 'More'}», the status column in view`, async () => {
       const page = await open({ user: 'admin', lang, width: 1440, path: USERS });
       const farmRow = rows(page).filter({ hasText: '13800000002' });
@@ -161,7 +159,7 @@ describe('tables people can read (item 6)', () => {
     }
   });
 
-  for (const lang of ['zh', 'en'] as const) {
+  for (const lang of variants(['zh', 'en'] as const)) {
     it(`under 1024 px the user list keeps its most important columns; the column menu shows the others (800, ${lang})`, async () => {
       const page = await open({ user: 'admin', lang, width: 800, path: USERS });
       await rows(page).first().waitFor();
@@ -218,16 +216,10 @@ describe('tabs and shell (item 10)', () => {
 
   it('no tab for a page the user may not open, nor for one that does not exist (800, en)', async () => {
     const page = await open({ user: 'farm', lang: 'en', width: 800 });
-    await page.evaluate((p) => {
-      window.history.pushState({ idx: 1 }, '', p);
-      window.dispatchEvent(new PopStateEvent('popstate', { state: { idx: 1 } }));
-    }, USERS);
+    await navigateInConsole(page, USERS);
     await page.locator('.ant-result-403').waitFor();
     expect(await tab(page, USERS).count()).toBe(0);
-    await page.evaluate(() => {
-      window.history.pushState({ idx: 2 }, '', '/no/such/page');
-      window.dispatchEvent(new PopStateEvent('popstate', { state: { idx: 2 } }));
-    });
+    await navigateInConsole(page, '/no/such/page');
     await page.locator('.ant-result-404').waitFor();
     expect(await tab(page, '/no/such/page').count()).toBe(0);
     expect(await tabTitles(page)).toEqual(['Home']);
@@ -240,7 +232,7 @@ describe('tabs and shell (item 10)', () => {
       ['admin', 'Platform', '平台'],
       ['factory', 'Manufacturer', '厂家'],
     ] as const) {
-      for (const lang of ['en', 'zh'] as const) {
+      for (const lang of variants(['en', 'zh'] as const)) {
         const page = await open({ user, lang, width: 1440 });
         await expect.poll(() => page.getByTestId('org-label').innerText()).toBe(lang === 'en' ? en : zh);
         await context!.close();
@@ -269,7 +261,7 @@ describe('layout and quick guide (items 7 and 12)', () => {
     });
   }
 
-  for (const lang of ['zh', 'en'] as const) {
+  for (const lang of variants(['zh', 'en'] as const)) {
     it(`without a video the instruction dialog shows the current screen's quick guide (1440, ${lang})`, async () => {
       const page = await open({ user: 'admin', lang, width: 1440, path: USERS });
       await page.getByTestId('instruction-link').click();

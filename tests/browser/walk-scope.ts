@@ -9,12 +9,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FULL_RUN } from '../support/tier.ts';
 
 export const SCREENS_DIR = join(import.meta.dirname, '../../schemas/screens');
 export const BASELINE_FILE = join(import.meta.dirname, 'walk-baseline.json');
 
-/** Every walk visits everything: `npm run test:full`. */
-export const FULL_WALK = process.env.TEST_FULL === '1';
+/** Every walk visits everything: `npm run test:full` (tests/support/tier.ts). */
+export const FULL_WALK = FULL_RUN;
 
 export interface WalkedDoc {
   /** Path under schemas/screens/. */

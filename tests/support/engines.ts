@@ -7,6 +7,21 @@ import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedIfEmpty } from '../../server/seed/seed.ts';
+import { ensureIndexes } from '../../server/resources/indexes.ts';
+import { readResourceDocuments } from '../../server/resources/load.ts';
+import { recomputePendingAreas } from '../../server/land/area-recompute.ts';
+
+/**
+ * Migrated and seeded, with what a server's first start adds (the resources' indexes, the
+ * areas on the ellipsoid): a test's server starts from a database that a server has
+ * already opened once, and spends none of its start on them.
+ */
+async function prepareSeeded(db: Database): Promise<void> {
+  await migrate(db);
+  await seedIfEmpty(db);
+  await ensureIndexes(db, await readResourceDocuments());
+  await recomputePendingAreas(db);
+}
 
 export interface Engine {
   name: 'pglite' | 'postgres';
@@ -46,8 +61,7 @@ export function seededImage(): Promise<Blob> {
     const file = join(tmpdir(), `farm-seeded-pglite-${seedInputsKey()}.tar`);
     if (existsSync(file)) return new Blob([readFileSync(file)]);
     const db = await openPglite();
-    await migrate(db);
-    await seedIfEmpty(db);
+    await prepareSeeded(db);
     const image = await db.dump();
     await db.close();
     // Written under a name of its own, then renamed: parallel workers never read half a file.
@@ -131,8 +145,7 @@ function seededTemplateName(url: string): Promise<string> {
       await admin.exec(`CREATE DATABASE ${building}`);
       const db = await openPostgres({ connectionString: databaseUrl(url, building), max: 2 });
       try {
-        await migrate(db);
-        await seedIfEmpty(db);
+        await prepareSeeded(db);
       } finally {
         await db.close();
       }
@@ -152,6 +165,17 @@ function seededTemplateName(url: string): Promise<string> {
     }
   })();
   return seededTemplate;
+}
+
+/**
+ * Builds what the engines clone, once, before the test files start (tests/api/global-setup.ts):
+ * the seeded PGlite image, and the seeded PostgreSQL template when TEST_DATABASE_URL is set.
+ * Otherwise both workers' first files would seed the same template side by side.
+ */
+export async function prepareSeededEngines(): Promise<void> {
+  await seededImage();
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) await seededTemplateName(url);
 }
 
 /** A database of its own copied from the seeded template, dropped on close. */

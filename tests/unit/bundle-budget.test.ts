@@ -1,6 +1,7 @@
 /**
  * The bundle budget's arithmetic (tools/bundle-budget.ts) on a small made-up build: a
- * route counts its chunks and their static imports once each, and a budget naming a
+ * route counts its chunks, their static imports and their CSS once each, the login page's
+ * targets fail the check when missed, and a budget naming a
  * module that is no chunk fails loudly instead of counting nothing.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,16 +36,28 @@ writeFileSync(
 const gz = (f: string) => gzipSync(Buffer.from(files[f]), { level: 9 }).length;
 
 describe('bundle budget', () => {
-  it('sums each chunk a route loads once, static imports followed, CSS left out', () => {
+  it('sums each chunk a route loads once, static imports followed, CSS counted apart', () => {
     const [login, table] = routeSizes(dist, [
       { route: '/login', description: '', loads: [], budget: 1_000_000 },
       { route: 'table', description: '', loads: ['src/Table.tsx'], budget: 10 },
     ]);
-    expect(login.files.sort()).toEqual(['assets/index.js', 'assets/vendor.js']);
-    expect(login.gzip).toBe(gz('assets/index.js') + gz('assets/vendor.js'));
-    expect(table.files.sort()).toEqual(['assets/grid.js', 'assets/index.js', 'assets/table.js', 'assets/vendor.js']);
-    expect(table.gzip).toBe(['assets/index.js', 'assets/vendor.js', 'assets/table.js', 'assets/grid.js'].reduce((n, f) => n + gz(f), 0));
-    expect(table.gzip > table.budget).toBe(true);
+    expect(login.files.sort()).toEqual(['assets/index.css', 'assets/index.js', 'assets/vendor.js']);
+    expect(login.js).toBe(gz('assets/index.js') + gz('assets/vendor.js'));
+    expect(login.css).toBe(gz('assets/index.css'));
+    expect(login.gzip).toBe(login.js + login.css);
+    expect(login.failures).toEqual([]);
+    expect(table.files.sort()).toEqual(['assets/grid.js', 'assets/index.css', 'assets/index.js', 'assets/table.js', 'assets/vendor.js']);
+    expect(table.js).toBe(['assets/index.js', 'assets/vendor.js', 'assets/table.js', 'assets/grid.js'].reduce((n, f) => n + gz(f), 0));
+    expect(table.failures).toEqual([expect.stringMatching(/over its budget/)]);
+  });
+
+  it('an enforced target fails the route when missed, a printed one does not', () => {
+    const [enforced, printed] = routeSizes(dist, [
+      { route: '/login', description: '', loads: [], budget: 1_000_000, targetJs: 10, targetCss: 1_000, enforceTarget: true },
+      { route: 'table', description: '', loads: ['src/Table.tsx'], budget: 1_000_000, target: 10 },
+    ]);
+    expect(enforced.failures).toEqual([expect.stringMatching(/JavaScript misses its target/)]);
+    expect(printed.failures).toEqual([]);
   });
 
   it('a budget naming a module that is no chunk is an error', () => {

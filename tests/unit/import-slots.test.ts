@@ -49,7 +49,10 @@ describe('ImportSlots', () => {
     const quick = new ImportSlots(1, 1);
     try {
       await quick.warm().catch(() => undefined);
-      const lines = ['code,name', ...Array.from({ length: 5000 }, (_, i) => `C-${i},n`)].join('\n');
+      // Long enough to read (some 5 MB of cells under the row limit) that the 1-ms timer fires
+      // first even when a loaded machine runs this thread's timers late.
+      const wide = Array.from({ length: 60 }, (_, j) => `column value ${j}`).join(',');
+      const lines = ['code,name', ...Array.from({ length: 5000 }, (_, i) => `C-${i},${wide}`)].join('\n');
       const slot = quick.acquire();
       const e = (await slot.read(Buffer.from(lines)).catch((x) => x)) as ApiError;
       slot.release();

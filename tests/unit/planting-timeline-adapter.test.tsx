@@ -6,6 +6,7 @@
  * checks the version and refuses with 40001. The planItems resource itself is not on this
  * branch; the test through the real engine is left for the merge (docs/planting.md).
  */
+import { giveElementsDesktopSize } from './desktop-layout.ts';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Provider as JotaiProvider } from 'jotai';
 import { I18nextProvider } from 'react-i18next';
@@ -18,7 +19,7 @@ import { ServicesContext } from '../../runtime/services/context.ts';
 import { createConsoleServices, type ConsoleServices } from '../../runtime/app/services.ts';
 import { userInfoAtom } from '../../runtime/session/atoms.ts';
 import { memoryStore } from '../../runtime/session/key-value.ts';
-import { dayOf, todayDay } from '../../widgets/planting-timeline/dates.ts';
+import { dayOf, isoOf, todayDay } from '../../widgets/planting-timeline/dates.ts';
 import PlantingTimelineWidget from '../../widgets/planting-timeline/index.tsx';
 import type { PlanItemRow } from '../../widgets/planting-timeline/plan-items.ts';
 import { json, startHttpStub } from './http-stub.ts';
@@ -47,19 +48,19 @@ function update(id: number) {
     if (body.version !== row.version) return json(res, 400, { status: 40001, message: 'This record was modified by someone else; reload it and try again', data: { errors: [{ field: 'version', message: '…' }] } });
     if (body.endOn > SEASON_END) return json(res, 400, { status: 40001, message: REFUSAL, data: { errors: [{ field: 'endOn', message: REFUSAL }] } });
     Object.assign(row, body, { version: row.version + 1 });
+    // The server moves successors as far as their dependencies need (docs/planting.md, "Dependencies").
+    for (const next of rows.filter((r) => r.after === id)) {
+      const earliest = dayOf(row.endOn) + 1 + (next.lagDays ?? 0);
+      const shift = earliest - dayOf(next.startOn);
+      if (shift > 0) Object.assign(next, { startOn: isoOf(earliest), endOn: isoOf(dayOf(next.endOn) + shift), version: next.version + 1 });
+    }
     json(res, 200, { status: 200, message: 'ok', data: row });
   };
 }
 
 beforeAll(async () => {
   registerDefaultFeatures();
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1200 });
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  giveElementsDesktopSize();
   stub = await startHttpStub({
     '/api/farmPlantGroup/planItems/page': (_req, res) => json(res, 200, { status: 200, message: 'ok', data: { rows, total: rows.length, pageIndex: 1, pageSize: 500 } }),
     '/api/farmPlantGroup/planItems/3': update(3),
@@ -139,6 +140,23 @@ describe('planting timeline adapter', () => {
     fireEvent.keyDown(bar, { key: 'Enter' });
     await waitFor(() => expect(rows[2].version).toBe(8));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a move that pushes a successor reads the plan again, and the successor’s bar shows its new dates', async () => {
+    mount(['farmPlantGroupList:edit']);
+    rows.push({ ...rows[2], id: 4, version: 1, orderNumber: 4, name: 'Harvest', startOn: '2026-08-24', endOn: '2026-08-25', materials: undefined, after: 3, lagDays: 0 });
+    await screen.findByRole('button', { name: /^Harvest, Aug 24, 2026 to Aug 25, 2026/ });
+    const bar = await irrigation();
+    const gets = () => stub.requests.filter((r) => r.method === 'GET').length;
+    const before = gets();
+    fireEvent.keyDown(bar, { key: 'ArrowRight' });
+    fireEvent.keyDown(bar, { key: 'ArrowRight' });
+    fireEvent.keyDown(bar, { key: 'Enter' });
+    // Irrigation to Aug 22 – 24: Harvest (after it, no lag) must start on Aug 25, a day later, keeping its two days.
+    await screen.findByRole('button', { name: /^Harvest, Aug 25, 2026 to Aug 26, 2026/ });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Irrigation moved to Aug 22, 2026 – Aug 24, 2026'));
+    expect(rows[3]).toMatchObject({ startOn: '2026-08-25', endOn: '2026-08-26', version: 2 });
+    expect(gets()).toBe(before + 1);
   });
 
   it('without the edit element the plan is shown read-only and nothing is sent', async () => {

@@ -5,19 +5,13 @@
  * read-only timeline offers no change.
  */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { giveElementsDesktopSize } from './desktop-layout.ts';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PlantingTimeline, type TimelineTask } from '../../widgets/planting-timeline/PlantingTimeline.tsx';
 
 afterEach(() => cleanup());
-// jsdom lays nothing out: give elements the size of a desktop view so the virtualiser shows rows.
 beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1200 });
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  giveElementsDesktopSize();
 });
 
 const tasks: TimelineTask[] = [

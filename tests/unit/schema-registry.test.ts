@@ -65,7 +65,7 @@ describe('schema registry', () => {
       {
         file: 'store:brokenSubtypes@r2',
         pointer: '/columns/1/render',
-        message: 'is "sparkline"; expected one of "text", "tag", "date", "datetime", "number", "image", "link", "boolean", "enum", "html", "changes", "duration", "bytes"',
+        message: 'is "sparkline"; expected one of "text", "tag", "date", "datetime", "number", "money", "image", "link", "boolean", "enum", "html", "changes", "duration", "bytes", "files"',
         severity: 'error',
       },
       { file: 'store:notJson@r1', pointer: '', message: expect.stringMatching(/^is not valid JSON/), severity: 'error' },

@@ -14,6 +14,7 @@ import { folderSource } from '../../runtime/schema/folder-source.ts';
 import { buildRegistry, loadRegistry, type SchemaRegistry, type SourceDocument } from '../../runtime/schema/registry.ts';
 import { filterQuery, filterSpec } from '../../runtime/screens/filters.ts';
 import { conditionsKey, serverErrors, submitBody } from '../../runtime/screens/form-schema.ts';
+import { notifyResourceChanged } from '../../runtime/screens/data-events.ts';
 import { createHarness, renderScreen, settled, stubBrowserApis } from './screens-harness.tsx';
 import { installWidgets } from '../../runtime/widgets/api.ts';
 import { WIDGET_MANIFEST } from '../../widgets/manifest.ts';
@@ -105,6 +106,13 @@ describe('in the DOM', () => {
     await waitFor(() => expect(rows[0].getAttribute('aria-selected')).toBe('true'));
     expect(batch.disabled).toBe(false);
     expect(h.transport.log[0]).toMatch(/^GET \/api\/kms\/crops\/page\?.*sort=category%2Cname/);
+    // The same page read again (a change elsewhere, a late answer) keeps what was ticked.
+    const reads = h.transport.log.length;
+    notifyResourceChanged('crops');
+    await waitFor(() => expect(h.transport.log.length).toBeGreaterThan(reads));
+    await settled(h, container);
+    expect(container.querySelector('tbody tr[data-row-key]')?.getAttribute('aria-selected')).toBe('true');
+    expect((dom.getByRole('button', { name: /批量删除/ }) as HTMLButtonElement).disabled).toBe(false);
   }, 60_000);
 
   it('reads an inexact total as an estimate', async () => {

@@ -26,6 +26,10 @@ describe('tab list', () => {
     expect(tabKey({ pathname: '/x', search: '' })).toBe('/x');
     expect(tabKey({ pathname: '/x', search: '?list.page=2&filter.name=a' })).toBe('/x');
     expect(tabKey({ pathname: '/x', search: '?id=3&list.sort=-name' })).toBe('/x?id=3');
+    // A wizard's step is its view's state: the wizard stays one tab as it moves (and when
+    // opened from the address bar, where it adds ?step=0 to its own address).
+    expect(tabKey({ pathname: '/farm/initialization', search: '?step=0' })).toBe('/farm/initialization');
+    expect(tabKey({ pathname: '/x', search: '?id=3&step=2' })).toBe('/x?id=3');
   });
 
   it('a visit with list state keeps one tab and remembers where it was left', () => {

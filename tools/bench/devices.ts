@@ -75,7 +75,8 @@ async function farmOf(t: TestApp): Promise<number> {
 
 async function gateway(t: TestApp, farmId: number): Promise<MqttClient> {
   const svc = deviceServiceOf(t.app);
-  const opts = { username: `F${farmId}-GW2`, password: `demo-secret-F${farmId}-2`, reconnectPeriod: 0, clientId: `bench-${Math.random()}` };
+  const secret = (await t.db.query<{ secret: string }>('SELECT secret FROM device_gateways WHERE code = $1', [`F${farmId}-GW2`])).rows[0].secret;
+  const opts = { username: `F${farmId}-GW2`, password: secret, reconnectPeriod: 0, clientId: `bench-${Math.random()}` };
   const c = svc.broker
     ? new MqttClient(() => (svc.broker as NonNullable<typeof svc.broker>).connectInProcess(), { ...opts, protocolVersion: 4 })
     : connect(t.config.mqttUrl as string, opts);

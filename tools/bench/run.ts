@@ -53,6 +53,10 @@ const BENCHES: Record<string, Bench> = {
     description: 'imports: a 5,000-row catalogue file as CSV and as xlsx (validOnly), rows per second, and p50/p99 of 10 clients reading a page meanwhile, PGlite and PostgreSQL',
     load: () => import('./import.ts'),
   },
+  trace: {
+    description: 'traceability over five generated seasons of one farm: the lot report (JSON, CSV, XLSX), the material-lot report and the recall of a material lot, p50/p99, PGlite and PostgreSQL',
+    load: () => import('./trace.ts'),
+  },
   'console-load': {
     description: 'the real console built and served by the real server, cold cache in headless Chromium: JavaScript per route, login form ready, login to a table with rows',
     load: () => import('./console-load.ts'),

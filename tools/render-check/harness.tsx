@@ -27,6 +27,7 @@ import type { Language } from '../../runtime/i18n/languages.ts';
 import { fixtureTransport, type FixtureTransport } from './fixtures.ts';
 import { viewOf } from '../../runtime/screens/widget-view.ts';
 import { WIDGET_MANIFEST } from '../../widgets/manifest.ts';
+import { LazyStepsView } from '../../runtime/screens/steps-view.ts';
 
 // The renderers are chunks loaded on first use (ScreenView.tsx). Loaded here once, they
 // render synchronously as before: a suspension inside testing-library's synchronous act()
@@ -36,9 +37,12 @@ await preloadScreenViews();
 // same reason. The studio's widget loads its views in an effect, which act does flush. A
 // widget that cannot load here (the render check's plain Node cannot import a widget's CSS)
 // is left to fail where it is rendered, as before.
-await Promise.all(
-  Object.values(WIDGET_MANIFEST).flatMap((load) => (load ? [viewOf(load).preload().catch(() => undefined)] : [])),
-);
+// A wizard's steps view is a chunk as well: a step that suspends inside it (a map) would never
+// settle, and the render check would time out on every steps page (farmInitialization).
+await Promise.all([
+  ...Object.values(WIDGET_MANIFEST).flatMap((load) => (load ? [viewOf(load).preload().catch(() => undefined)] : [])),
+  LazyStepsView.preload(),
+]);
 // Icons are files loaded by name on first use (runtime/icons/by-name.ts): those the
 // bundled documents name are loaded here, so they render at once as they did before.
 await preloadIcons(iconNamesIn((await folderSource(resolve(import.meta.dirname, '../..')).documents()).map((d) => JSON.parse(String(d.content)) as unknown)));
@@ -72,6 +76,12 @@ export function stubBrowserApis(): void {
       unobserve() {}
       disconnect() {}
     } as unknown as typeof ResizeObserver;
+  // jsdom lays nothing out; CodeMirror (the studio's editor) measures text ranges.
+  const empty = { x: 0, y: 0, top: 0, left: 0, right: 0, bottom: 0, width: 0, height: 0, toJSON: () => ({}) } as DOMRect;
+  if (typeof Range !== 'undefined' && !Range.prototype.getClientRects) {
+    Range.prototype.getClientRects = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+    Range.prototype.getBoundingClientRect = () => empty;
+  }
 }
 
 export interface Harness {

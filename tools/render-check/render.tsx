@@ -8,6 +8,7 @@ import { cleanup } from '@testing-library/react';
 import { assembleRegistry, type DocumentType } from '../../runtime/schema/registry-core.ts';
 import { FULL_CHECKS } from '../../runtime/schema/registry.ts';
 import { routeParams, screenRoutes } from '../../runtime/schema/screen.ts';
+import { screenBlocks, withoutBlocks } from '../../runtime/schema/places.ts';
 import { createHarness, renderScreen, settled, stubBrowserApis } from './harness.tsx';
 
 export interface RenderInput {
@@ -17,16 +18,71 @@ export interface RenderInput {
   language?: 'zh' | 'en' | 'es';
 }
 
-export type RenderOutcome = { ok: true; ms: number } | { ok: false; reason: 'throw' | 'errorPanel' | 'missing' | 'timeout'; message: string; ms: number };
+export type RenderOutcome =
+  | { ok: true; ms: number }
+  /** `block`: the pointer of the block found to fail (a column, a filter, a field…; runtime/schema/places.ts). */
+  | { ok: false; reason: 'throw' | 'errorPanel' | 'missing' | 'timeout'; message: string; ms: number; block?: string };
 
-/** Route parameters for a render: forms in edit mode on record 1, every other parameter "1" (as the snapshots). */
-export function fixtureParams(names: string[]): Record<string, string> {
-  return Object.fromEntries(names.map((n) => [n, n === 'operate' ? 'edit' : '1']));
+/**
+ * Route parameters for a render: forms in edit mode on record 1, every other parameter "1"
+ * (as the snapshots). `modeParam`: the form's mode parameter when it is not `operate`
+ * (`/articleManage/article/:id/:type`). `opened`: the document a route's `:kind/:name` names
+ * (the studio's editor opens a table document, not a missing "1/1", and not itself, whose
+ * preview would hold the editor again).
+ */
+export function fixtureParams(names: string[], modeParam = 'operate', opened?: { kind: 'screen'; id: string }): Record<string, string> {
+  const named: Record<string, string> = opened ? { kind: opened.kind, name: opened.id } : {};
+  return Object.fromEntries(names.map((n) => [n, n === modeParam || n === 'operate' ? 'edit' : (named[n] ?? '1')]));
 }
 
 let stubbed = false;
 
+/**
+ * Renders the screen at `input.file`; when it throws, looks for the block that throws
+ * (`failingBlock`) so that the refusal can name it.
+ */
 export async function renderDocument(input: RenderInput, timeoutMs = 10_000): Promise<RenderOutcome> {
+  const outcome = await renderOnce(input, timeoutMs);
+  if (outcome.ok || outcome.reason !== 'throw') return outcome;
+  // The search has a time-out of its own (the caller waits for both: server/studio/render-check.ts).
+  const block = await failingBlock(input, timeoutMs).catch(() => null);
+  return block ? { ...outcome, block } : outcome;
+}
+
+/**
+ * The block of the screen that throws: the screen rendered without its blocks (columns,
+ * filters, actions, fields, related lists, dashboard blocks, child screens) must render,
+ * then halves of the blocks are put back until one alone throws. Null when the screen
+ * throws without any of them, when no single block does, or when the search outlasts
+ * `budgetMs`. A few renders (log2 of the blocks, plus two); only after a failure.
+ */
+async function failingBlock(input: RenderInput, budgetMs: number): Promise<string | null> {
+  const deadline = performance.now() + budgetMs;
+  const doc = input.documents.find((d) => d.file === input.file);
+  if (!doc) return null;
+  const blocks = screenBlocks(doc.content);
+  if (!blocks.length) return null;
+  const throwsWith = async (kept: readonly string[]): Promise<boolean | null> => {
+    const left = deadline - performance.now();
+    if (left < 100) return null;
+    const keep = new Set(kept);
+    const content = withoutBlocks(doc.content, blocks.filter((b) => !keep.has(b)));
+    const documents = input.documents.map((d) => (d === doc ? { ...d, content } : d));
+    const o = await renderOnce({ ...input, documents }, left);
+    return o.ok ? false : o.reason === 'throw' ? true : null;
+  };
+  if ((await throwsWith([])) !== false) return null;
+  let candidates = blocks;
+  while (candidates.length > 1) {
+    const half = candidates.slice(0, Math.ceil(candidates.length / 2));
+    const verdict = await throwsWith(half);
+    if (verdict === null) return null;
+    candidates = verdict ? half : candidates.slice(half.length);
+  }
+  return (await throwsWith(candidates)) ? candidates[0] : null;
+}
+
+async function renderOnce(input: RenderInput, timeoutMs: number): Promise<RenderOutcome> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   if (!stubbed) {
@@ -46,7 +102,11 @@ export async function renderDocument(input: RenderInput, timeoutMs = 10_000): Pr
   }
   const screen = loaded.screen;
   const first = screenRoutes(screen)[0];
-  const params = fixtureParams(first ? routeParams(first.route) : screen.kind === 'form' ? [screen.modeParam ?? 'operate', screen.idParam ?? 'id'] : ['id']);
+  const modeParam = screen.kind === 'form' ? (screen.modeParam ?? 'operate') : undefined;
+  const params = fixtureParams(first ? routeParams(first.route) : screen.kind === 'form' ? [modeParam!, screen.idParam ?? 'id'] : ['id'], modeParam, {
+    kind: 'screen',
+    id: [...registry.screens.values()].find((s) => s.screen.kind === 'table')?.screen.id ?? screen.id,
+  });
   const errors: string[] = [];
   const onError = (e: unknown) => errors.push(e instanceof Error ? e.message : String(e));
   const consoleError = console.error;

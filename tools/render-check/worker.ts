@@ -11,6 +11,8 @@ const { renderDocument } = await import('./render.tsx');
 // The views of every screen kind load before the worker says it is ready: the first check
 // would otherwise pay their loading (several seconds on a busy machine) inside its time-out.
 await (await import('../../runtime/screens/ScreenView.tsx')).preloadScreenViews();
+// The date and range pickers are fetched on first use too (runtime/screens/lazy-date-pickers.tsx).
+await import('antd/es/date-picker/index.js');
 
 parentPort!.on('message', async (message: { id: number; input: Parameters<typeof renderDocument>[0]; timeoutMs: number }) => {
   let outcome: Awaited<ReturnType<typeof renderDocument>>;

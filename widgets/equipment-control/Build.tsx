@@ -8,7 +8,7 @@
 import { Alert, Button, Checkbox, Descriptions, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
-import { isHttpError } from '../../runtime/widgets/api.ts';
+import { formatDateTime, isHttpError } from '../../runtime/widgets/api.ts';
 import type { Unit } from './live.ts';
 import type { Texts } from './texts.ts';
 import { SimulatedTag } from './Simulated.tsx';
@@ -83,7 +83,7 @@ export function BuildView({ services, texts, units, kinds, menu, can }: { servic
   // Online and last seen are live (pushed to the units); the build list is read on change.
   const liveOf = new Map(units.flatMap((u) => u.devices).map((d) => [d.id, d]));
   const devices = (build?.devices ?? []).filter((d) => !kinds?.length || kinds.includes(d.kind)).map((d) => ({ ...d, online: liveOf.get(d.id)?.online ?? d.online, lastSeen: liveOf.get(d.id)?.lastSeen ?? d.lastSeen }));
-  const time = (v: string | null) => (v ? new Date(v).toLocaleString() : '—');
+  const time = (v: string | null) => (v ? formatDateTime(v, texts.lang) : '—');
   return (
     <div className="eqc-build">
       {error && <Alert type="error" showIcon title={error} closable onClose={() => setError(null)} data-testid="build-error" />}

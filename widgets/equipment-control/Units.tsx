@@ -8,7 +8,7 @@
 import { Alert, Badge, Button, Card, Empty, InputNumber, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
-import { isHttpError } from '../../runtime/widgets/api.ts';
+import { formatDateTime, formatTime, isHttpError } from '../../runtime/widgets/api.ts';
 import type { Device, Live, Unit } from './live.ts';
 import { soilLevel, UNITS, type Texts } from './texts.ts';
 import { SimulatedBanner, SimulatedTag } from './Simulated.tsx';
@@ -116,7 +116,7 @@ function DeviceRow({ device: d, texts, services, menu, canControl, live }: { dev
       {!d.online ? (
         <Typography.Text type="secondary" className="eqc-offline" data-testid="offline">
           {texts.offline} · {texts.offlineHint}
-          {d.lastSeen ? ` · ${texts.lastSeen} ${new Date(d.lastSeen).toLocaleString()}` : ''}
+          {d.lastSeen ? ` · ${texts.lastSeen} ${formatDateTime(d.lastSeen, texts.lang)}` : ''}
         </Typography.Text>
       ) : (
         <Space wrap size="small" className="eqc-controls">
@@ -142,25 +142,32 @@ function DeviceRow({ device: d, texts, services, menu, canControl, live }: { dev
 
 function Controls({ device: d, texts, disabled, send }: { device: Device; texts: Texts; disabled: boolean; send: (action: string, params: Record<string, unknown>) => Promise<void> }) {
   const [minutes, setMinutes] = useState<number>(20);
+  const [runFor, setRunFor] = useState<number | null>(null);
   const [ac, setAc] = useState({ mode: String(d.state.mode ?? 'auto'), setPoint: Number(d.state.setPoint ?? 24), fan: String(d.state.fan ?? 'auto') });
   const [recipe, setRecipe] = useState({ name: '番茄结果期', ec: 2.2, ph: 6.2, minutes: 30 });
   switch (d.kind) {
     case 'switch':
     case 'pump':
+      // Run for a while: with a duration, the server switches the device off itself (empty: it stays on).
       return (
-        <Switch
-          checked={d.state.on === true}
-          disabled={disabled}
-          checkedChildren={texts.on}
-          unCheckedChildren={texts.off}
-          aria-label={d.name}
-          onChange={(on) => void send('switch', { on })}
-        />
+        <>
+          <Switch
+            checked={d.state.on === true}
+            disabled={disabled}
+            checkedChildren={texts.on}
+            unCheckedChildren={texts.off}
+            aria-label={d.name}
+            onChange={(on) => void send('switch', on && runFor ? { on, runForS: Math.round(runFor * 60) } : { on })}
+          />
+          {d.state.on !== true && (
+            <InputNumber size="small" min={1} max={1440} value={runFor} placeholder={texts.runFor} title={texts.runForHelp} onChange={(v) => setRunFor(v == null ? null : Number(v))} aria-label={`${d.name} ${texts.runFor}`} suffix={texts.minutes} style={{ width: 130 }} />
+          )}
+        </>
       );
     case 'valve':
       return d.state.open === true ? (
         <>
-          <Tag color="blue">{texts.open}{d.state.until ? ` → ${new Date(String(d.state.until)).toLocaleTimeString()}` : ''}</Tag>
+          <Tag color="blue">{texts.open}{d.state.until ? ` → ${formatTime(String(d.state.until), texts.lang)}` : ''}</Tag>
           <Button size="small" disabled={disabled} onClick={() => void send('valve', { open: false })}>
             {texts.close}
           </Button>

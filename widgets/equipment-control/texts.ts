@@ -5,6 +5,8 @@
 export type Lang = 'zh' | 'en' | 'es';
 
 const zh = {
+  /** The language of these texts: times show in it (the widget API's formatDateTime). */
+  lang: 'zh' as Lang,
   loading: '正在读取设备…',
   loadFailed: '设备读取失败',
   noUnits: '没有设备',
@@ -115,6 +117,17 @@ const zh = {
   deadbandHelp: '达到阈值动作后，读数需回落超过此值才会再次动作（防止传感器抖动反复触发）',
   minInterval: '最短间隔',
   minIntervalHelp: '两次动作之间至少间隔的时间',
+  conditions: '条件',
+  addCondition: '添加条件',
+  removeCondition: '删除条件',
+  match: '满足',
+  matchAll: '全部条件',
+  matchAny: '任一条件',
+  and: '且',
+  or: '或',
+  runFor: '运行时长',
+  runForHelp: '开启后运行这么久，由服务器自动关闭（10 秒至 24 小时）；不填则一直运行',
+  runsFor: '运行',
   simulated: '模拟',
   simulatedBanner: '演示数据：标有「模拟」的设备由内置模拟器产生，不是真实设备，其读数与确认均为模拟。',
 };
@@ -122,6 +135,7 @@ const zh = {
 export type Texts = typeof zh;
 
 const en: Texts = {
+  lang: 'en',
   loading: 'Reading the devices…',
   loadFailed: 'The devices could not be read',
   noUnits: 'No devices',
@@ -232,11 +246,23 @@ const en: Texts = {
   deadbandHelp: 'Having acted, the reading must come back past the threshold by this much before the rule acts again (sensor noise does not chatter)',
   minInterval: 'Minimum interval',
   minIntervalHelp: 'The least time between two actions',
+  conditions: 'Conditions',
+  addCondition: 'Add a condition',
+  removeCondition: 'Remove the condition',
+  match: 'When',
+  matchAll: 'all conditions hold',
+  matchAny: 'any condition holds',
+  and: 'and',
+  or: 'or',
+  runFor: 'Run for',
+  runForHelp: 'Switched on for this long, then switched off by the server (10 s to 24 h); empty: it stays on',
+  runsFor: 'runs for',
   simulated: 'Simulated',
   simulatedBanner: 'Demo data: devices tagged “Simulated” are played by the built-in simulator, not real equipment; their readings and acknowledgements are simulated.',
 };
 
 const es: Texts = {
+  lang: 'es',
   loading: 'Leyendo los dispositivos…',
   loadFailed: 'No se pudieron leer los dispositivos',
   noUnits: 'Sin dispositivos',
@@ -347,6 +373,17 @@ const es: Texts = {
   deadbandHelp: 'Tras actuar, la lectura debe volver más allá del umbral en esta cantidad antes de actuar otra vez (el ruido del sensor no la repite)',
   minInterval: 'Intervalo mínimo',
   minIntervalHelp: 'El tiempo mínimo entre dos acciones',
+  conditions: 'Condiciones',
+  addCondition: 'Añadir condición',
+  removeCondition: 'Quitar la condición',
+  match: 'Cuando',
+  matchAll: 'se cumplen todas',
+  matchAny: 'se cumple alguna',
+  and: 'y',
+  or: 'o',
+  runFor: 'Funcionar durante',
+  runForHelp: 'Encendido durante este tiempo y luego apagado por el servidor (10 s a 24 h); vacío: sigue encendido',
+  runsFor: 'funciona',
   simulated: 'Simulado',
   simulatedBanner: 'Datos de demostración: los dispositivos marcados «Simulado» los reproduce el simulador integrado, no son equipos reales; sus lecturas y confirmaciones son simuladas.',
 };

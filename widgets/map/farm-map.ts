@@ -26,12 +26,11 @@ import Modify from 'ol/interaction/Modify.js';
 import Snap from 'ol/interaction/Snap.js';
 import { defaults as defaultInteractions } from 'ol/interaction/defaults.js';
 import { fromLonLat } from 'ol/proj.js';
-import { getArea, getLength } from 'ol/sphere.js';
 import { isEmpty as isEmptyExtent } from 'ol/extent.js';
 import type Geometry from 'ol/geom/Geometry.js';
-import type { Polygon as OlPolygon } from 'ol/geom.js';
 import Point from 'ol/geom/Point.js';
-import { layerStyle, sketchStyle, type ColourBy } from './styles.ts';
+import { lineLength, polygonArea } from '../../runtime/widgets/api.ts';
+import { layerStyle, previewStyle, sketchStyle, type ColourBy } from './styles.ts';
 
 export const MAP_LAYERS = ['boundary', 'plots', 'greenhouseGroups', 'greenhouses', 'facilities', 'devices'] as const;
 export type MapLayerName = (typeof MAP_LAYERS)[number];
@@ -80,6 +79,8 @@ export class FarmMap {
   private readonly sources = new Map<MapLayerName, VectorSource>();
   private readonly layers = new Map<MapLayerName, VectorLayer>();
   private readonly draft = new VectorSource();
+  /** An import's preview (features with their planned action), drawn over every layer. */
+  private readonly preview = new VectorSource();
   private colourBy: ColourBy;
   private selectedId: string | undefined;
   private tool: MapTool = 'select';
@@ -108,7 +109,7 @@ export class FarmMap {
     }
     this.map = new OlMap({
       target,
-      layers: [...base, ...this.layers.values(), new VectorLayer({ source: this.draft, style: sketchStyle })],
+      layers: [...base, ...this.layers.values(), new VectorLayer({ source: this.preview, style: previewStyle }), new VectorLayer({ source: this.draft, style: sketchStyle })],
       view: new View({ center: fromLonLat([126.3, 45.4]), zoom: 13, maxZoom: 21, enableRotation: false }),
       controls: [new Zoom(), new ScaleLine({ units: 'metric', bar: true, steps: 4, text: false, minWidth: 100 }), new NorthArrow(opts.northLabel)],
       interactions: defaultInteractions({ altShiftDragRotate: false, pinchRotate: false, doubleClickZoom: false }),
@@ -176,6 +177,31 @@ export class FarmMap {
       // One batch per layer: a single change event, one render.
       source.addFeatures(byLayer.get(name) ?? []);
     }
+  }
+
+  /**
+   * Shows an import's plan over the map (null clears it): each feature coloured by what it
+   * would become (create, update, refused), the map fitted to them. A refused feature whose
+   * coordinates cannot be drawn is left out (its sentence still lists it).
+   */
+  setPreview(items: { index: number; action: string; geometry?: unknown }[] | null) {
+    this.preview.clear(true);
+    if (!items) return;
+    const features: Feature<Geometry>[] = [];
+    for (const item of items) {
+      if (!item.geometry) continue;
+      try {
+        const shape = this.format.readGeometry(item.geometry, WGS84);
+        const f = new Feature({ geometry: shape ?? undefined, action: item.action, index: item.index });
+        f.setId(`preview.${item.index}`);
+        features.push(f);
+      } catch {
+        // Not drawable (a malformed ring): listed, not drawn.
+      }
+    }
+    this.preview.addFeatures(features);
+    const extent = this.preview.getExtent();
+    if (features.length && extent && !isEmptyExtent(extent)) this.map.getView().fit(extent, { padding: [40, 40, 40, 40], maxZoom: 18, duration: 0 });
   }
 
   /** Adds or replaces one feature (a record just saved). */
@@ -300,8 +326,10 @@ export class FarmMap {
       draw.on('drawend', (e) => {
         const geometry = e.feature.getGeometry();
         if (!geometry) return;
-        if (tool === 'measureLength') this.opts.onMeasured('length', getLength(geometry));
-        else if (tool === 'measureArea') this.opts.onMeasured('area', getArea(geometry));
+        // Measured on the WGS 84 ellipsoid, as the server computes a stored area.
+        const lonLat = this.format.writeGeometryObject(geometry, { ...WGS84, decimals: 7 }) as { coordinates: unknown };
+        if (tool === 'measureLength') this.opts.onMeasured('length', lineLength(lonLat.coordinates as number[][]));
+        else if (tool === 'measureArea') this.opts.onMeasured('area', polygonArea(lonLat.coordinates as number[][][]));
         else this.opts.onDrawn(this.geometryText(geometry), this.areaOf(geometry));
       });
       this.interactions.push(draw);
@@ -316,8 +344,11 @@ export class FarmMap {
     return JSON.stringify(obj);
   }
 
+  /** The area the server will store (the same function, on the positions as sent: 7 decimals). */
   private areaOf(geometry: Geometry): number | null {
-    return geometry.getType() === 'Polygon' ? getArea(geometry as OlPolygon) : null;
+    if (geometry.getType() !== 'Polygon') return null;
+    const lonLat = this.format.writeGeometryObject(geometry, { ...WGS84, decimals: 7 }) as { coordinates: unknown };
+    return polygonArea(lonLat.coordinates as number[][][]);
   }
 
   destroy() {

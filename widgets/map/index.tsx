@@ -27,6 +27,7 @@ import './map.css';
 import { isHttpError, type WidgetProps } from '../../runtime/widgets/api.ts';
 import { FarmMap, MAP_LAYERS, type MapLayerName, type MapTool, type PickedFeature } from './farm-map.ts';
 import type { ColourBy } from './styles.ts';
+import { LandFileTools } from './land-file.tsx';
 import { formatArea, formatLength, formatMu, MAP_TEXTS, READING_NAMES, READING_UNITS, type MapLanguage } from './texts.ts';
 
 type Action = 'draw' | 'drawPoint' | 'edit' | 'delete' | 'measure';
@@ -85,6 +86,11 @@ export default function MapWidget({ config, route, authority, services, registry
     // The console offers only what the server would accept from this user.
     return new Set(wanted.filter((a) => a === 'measure' || element(a === 'edit' ? config.editElement : a === 'delete' ? config.deleteElement : config.addElement, a === 'edit' ? ':edit' : a === 'delete' ? ':delete' : ':add')));
   }, [config, element]);
+  // Survey files (docs/land-and-maps.md, "Import and export"): `files: ["import", "export"]`;
+  // the import needs the server's landBuild:add, the export any map's menu (this one).
+  const files = list<'import' | 'export'>(config.files, ['import', 'export'], []);
+  const canImport = files.includes('import') && element('landBuild:add', 'landBuild:add');
+  const canExport = files.includes('export');
   const resource = str(config.resource) ?? 'farmFields';
   const pointResource = str(config.pointResource) ?? 'farmFacilities';
   const editableLayer = LAYER_OF_RESOURCE[resource];
@@ -213,6 +219,14 @@ export default function MapWidget({ config, route, authority, services, registry
     if (!devices) return;
     farmMap.current?.setDevices([...devices.values()].map((d) => ({ id: d.id, lon: d.lon, lat: d.lat, properties: { name: d.name, code: d.code, online: d.online, alarms: d.alarms } })));
   }, [devices, state]);
+
+  /** Reads the shapes again (after an import's confirm). */
+  function reload() {
+    services.data
+      .call<MapReply>('landMap', { params: { layers: layers.join(',') }, quiet: true })
+      .then((env) => env.data?.features && farmMap.current?.setFeatures(env.data.features))
+      .catch(() => setState('failed'));
+  }
 
   /** The first view: a shared `view=` link, the route's centre, a focused record, else the whole farm. */
   function placeView(fm: FarmMap): boolean {
@@ -375,6 +389,15 @@ export default function MapWidget({ config, route, authority, services, registry
             ))}
           </fieldset>
         )}
+        <LandFileTools
+          services={services}
+          t={t}
+          canImport={canImport}
+          canExport={canExport}
+          defaultLayer={str(config.importLayer)}
+          showPlan={(features) => farmMap.current?.setPreview(features)}
+          reload={reload}
+        />
         <span className="farm-map__base">{t.baseMap}: {tileUrl ? new URL(tileUrl.replace(/[{}]/g, ''), window.location.href).host : t.noBaseMap}</span>
       </div>
       )}

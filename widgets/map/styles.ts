@@ -90,3 +90,17 @@ export const sketchStyle = new Style({
   stroke: new Stroke({ color: '#d84315', width: 2, lineDash: [6, 4] }),
   image: new Circle({ radius: 5, fill: new Fill({ color: '#d84315' }) }),
 });
+
+/** An import's preview: green to create, blue to update, red (dashed) refused. */
+const PREVIEW_COLOURS: Record<string, string> = { create: '#2e7d32', update: '#1565c0', refused: '#c62828' };
+export function previewStyle(feature: FeatureLike): Style {
+  const action = String(feature.get('action'));
+  const colour = PREVIEW_COLOURS[action] ?? '#616161';
+  return cached(`preview.${action}`, () =>
+    new Style({
+      fill: new Fill({ color: withAlpha(colour, 0.18) }),
+      stroke: new Stroke({ color: colour, width: 2.5, lineDash: action === 'refused' ? [6, 4] : undefined }),
+      image: new Circle({ radius: 6, fill: new Fill({ color: colour }), stroke: new Stroke({ color: '#fff', width: 1.5 }) }),
+    }),
+  );
+}

@@ -10,6 +10,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { dateParts, dayOf, isoOf, todayDay, type IsoDate } from './dates.ts';
+import { dependencyLinks, type DependencyLink } from './dependencies.ts';
 import { editsReducer, isChange, NO_EDITS, shownSpan, type Edit, type ItemId } from './edits.ts';
 import { applyDelta, keyIntent, type Bounds, type DaySpan, type DragMode } from './reschedule.ts';
 import { dayToX, makeScale, pxToDays, spanToX, ticksOf, ZOOMS, type Scale, type Season, type Zoom } from './scale.ts';
@@ -38,6 +39,10 @@ export interface TimelineTask {
   status: TaskStatus;
   /** This item may not be changed by the viewer (drawn, focusable, not movable). */
   locked?: boolean;
+  /** The work item this one follows (finish-to-start): an arrow runs from its end to this one's start. */
+  after?: ItemId;
+  /** Whole days between the predecessor's end and this item's start (0: the next day). */
+  lagDays?: number;
 }
 
 export interface PlantingTimelineProps {
@@ -170,6 +175,14 @@ export function PlantingTimeline(props: PlantingTimelineProps) {
   // One bar is in the tab order (roving tabindex); when it is scrolled away, the first one shown is.
   const tabbable = activeIndex >= firstShown && activeIndex <= lastShown ? activeIndex : firstShown;
 
+  // Arrows follow the bars as shown (a draft included), so a drag shows which successors it would push.
+  const shownSpans = useMemo(() => tasks.map((t, i) => shownSpan(ownSpans[i], edits.get(t.id))), [tasks, ownSpans, edits]);
+  const links = useMemo(() => dependencyLinks(tasks, shownSpans, scale, ROW_HEIGHT, MIN_BAR_PX), [tasks, shownSpans, scale]);
+  const dependencyWords = useMemo(
+    () => links.map((l) => texts.dependency(tasks[l.toIndex].name, tasks[l.fromIndex].name, l.lagDays)),
+    [links, tasks, texts],
+  );
+
   const canvasHeight = HEADER_HEIGHT + tasks.length * ROW_HEIGHT;
   return (
     <section className="ptl" aria-label={texts.region}>
@@ -182,15 +195,16 @@ export function PlantingTimeline(props: PlantingTimelineProps) {
             </button>
           ))}
         </fieldset>
-        <Legend texts={texts} />
+        <Legend texts={texts} dependencies={links.length > 0} />
       </div>
       <p className="ptl-help" id={helpId}>
         {texts.keyboardHelp}
       </p>
       <div className="ptl-scroll" ref={scrollRef} style={{ height }}>
         <div className="ptl-canvas" style={{ width: LABEL_WIDTH + scale.width, height: canvasHeight }}>
-          <Header scale={scale} stages={stages} keyNodes={keyNodes} today={today} texts={texts} language={language} />
+          <Header scale={scale} stages={stages} keyNodes={keyNodes} today={today} texts={texts} language={language} dependencies={dependencyWords} />
           <Background scale={scale} stages={stages} today={today} height={tasks.length * ROW_HEIGHT} />
+          {links.length > 0 && <Dependencies links={links} width={scale.width} height={tasks.length * ROW_HEIGHT} />}
           {tasks.length === 0 && <p className="ptl-empty">{texts.empty}</p>}
           {virtualRows.map((vr) => {
             const task = tasks[vr.index];
@@ -226,7 +240,7 @@ export function PlantingTimeline(props: PlantingTimelineProps) {
   );
 }
 
-function Legend({ texts }: { texts: TimelineTexts }) {
+function Legend({ texts, dependencies }: { texts: TimelineTexts; dependencies: boolean }) {
   return (
     <div className="ptl-legend">
       <span className="ptl-legend-title">{texts.legend}</span>
@@ -240,12 +254,47 @@ function Legend({ texts }: { texts: TimelineTexts }) {
           </li>
         ))}
       </ul>
+      {dependencies && (
+        <span className="ptl-legend-dependency">
+          <svg width={22} height={10} aria-hidden="true">
+            <path className="ptl-dependency" d="M1 5H16" />
+            <path className="ptl-dependency-head" d="M21 5L16 1.5V8.5Z" />
+          </svg>
+          {texts.dependencyLegend}
+        </span>
+      )}
     </div>
   );
 }
 
-const Header = memo(function Header(props: { scale: Scale; stages: readonly TimelineStage[]; keyNodes: readonly TimelineKeyNode[]; today: number; texts: TimelineTexts; language: TimelineLanguage }) {
-  const { scale, stages, keyNodes, today, texts, language } = props;
+/**
+ * The finish-to-start arrows, over the background and under the bars, one SVG for all rows
+ * (hidden from screen readers: the header's list says each dependency in words). An arrow
+ * whose successor would start too early (while a predecessor's draft pushes it) is dashed.
+ */
+const Dependencies = memo(function Dependencies({ links, width, height }: { links: readonly DependencyLink[]; width: number; height: number }) {
+  return (
+    <svg className="ptl-deps" width={width} height={height} style={{ top: HEADER_HEIGHT, left: LABEL_WIDTH }} aria-hidden="true" data-testid="ptl-dependencies">
+      {links.map((l) => (
+        <g key={`${l.from}>${l.to}`} className={l.kept ? 'ptl-dep' : 'ptl-dep ptl-dep-pushed'} data-from={l.from} data-to={l.to}>
+          <path className="ptl-dependency" d={l.path} />
+          <path className="ptl-dependency-head" d={l.head} />
+        </g>
+      ))}
+    </svg>
+  );
+});
+
+const Header = memo(function Header(props: {
+  scale: Scale;
+  stages: readonly TimelineStage[];
+  keyNodes: readonly TimelineKeyNode[];
+  today: number;
+  texts: TimelineTexts;
+  language: TimelineLanguage;
+  dependencies: readonly string[];
+}) {
+  const { scale, stages, keyNodes, today, texts, language, dependencies } = props;
   const ticks = useMemo(() => ticksOf(scale), [scale]);
   const laneY = AXIS_HEIGHT;
   const nodeY = AXIS_HEIGHT + LANE_HEIGHT;
@@ -325,6 +374,10 @@ const Header = memo(function Header(props: { scale: Scale; stages: readonly Time
         ))}
         {keyNodes.map((k) => (
           <li key={k.id}>{texts.keyNode(k.name, formatDay(dayOf(k.on), language))}</li>
+        ))}
+        {dependencies.map((d, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: one sentence per dependency, in the links' order
+          <li key={i}>{d}</li>
         ))}
       </ul>
     </div>

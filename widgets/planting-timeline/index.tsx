@@ -18,7 +18,7 @@ import { isHttpError, type WidgetProps } from '../../runtime/widgets/api.ts';
 import { todayDay } from './dates.ts';
 import type { ItemId } from './edits.ts';
 import { PlantingTimeline } from './PlantingTimeline.tsx';
-import { PLAN_ITEMS, previewOf, rescheduleBody, timelineOf, withAdjustment, type PlanItemRow } from './plan-items.ts';
+import { hasSuccessors, PLAN_ITEMS, previewOf, rescheduleBody, timelineOf, withAdjustment, type PlanItemRow } from './plan-items.ts';
 import { TIMELINE_TEXTS, type TimelineLanguage } from './texts.ts';
 
 const MAX_ITEMS = 500;
@@ -88,13 +88,23 @@ function StoredPlanTimeline({ config: props, route, authority, services, registr
       try {
         const env = await provider.mutate<PlanItemRow>({ registry, source: { resource: PLAN_ITEMS, operation: 'update', id: row.id }, body: rescheduleBody(row, startOn, endOn) });
         rows.current = rows.current.map((r) => (r.id === row.id ? { ...r, ...env.data } : r));
+        // The server moved the item's successors as far as their dependencies need (docs/planting.md,
+        // "Dependencies"): the plan is read again, so their bars show their new dates (and versions).
+        if (hasSuccessors(rows.current, row.id)) {
+          try {
+            const page = await provider.query<{ rows: PlanItemRow[] }>({ registry, source: { resource: PLAN_ITEMS, operation: 'page' }, params: { planId: planId ?? String(row.planId), pageSize: MAX_ITEMS } });
+            rows.current = page.rows;
+          } catch {
+            // Saved all the same; the next refusal or visit reads the plan again.
+          }
+        }
         setLoad({ state: 'ready', rows: rows.current });
       } catch (e) {
         setReloads((n) => n + 1);
         throw new Error(isHttpError(e) && e.kind === 'business' ? (e.serverMessage ?? e.message) : texts.refusedFallback);
       }
     },
-    [provider, registry, texts],
+    [provider, registry, texts, planId],
   );
 
   const seasonStart = text(props.seasonStart);

@@ -4,6 +4,7 @@
  * adapter (index.tsx) does the fetching.
  */
 import { dayOf, isoOf, type IsoDate } from './dates.ts';
+import type { ItemId } from './edits.ts';
 import type { TimelineKeyNode, TimelineStage, TimelineTask } from './PlantingTimeline.tsx';
 import type { Season } from './scale.ts';
 import type { TaskStatus } from './texts.ts';
@@ -20,6 +21,9 @@ export interface PlanItemRow {
   startOn: IsoDate;
   endOn: IsoDate;
   materials?: { name: string; amountPerMu: number; unit: string }[];
+  /** The work item this one follows (finish-to-start), by id, and the days between (docs/planting.md, "Dependencies"). */
+  after?: number;
+  lagDays?: number;
   /** The published task's status, when the server joins it in (absent: not published). */
   taskStatus?: string;
   /** The engine's per-record hints: `update: false` means this caller may not change it. */
@@ -59,7 +63,17 @@ export function timelineOf(rows: readonly PlanItemRow[], today: number, season?:
   for (const r of ordered) {
     if (r.itemType === 'stage') stages.push({ id: r.id, name: r.name, startOn: r.startOn, endOn: r.endOn });
     else if (r.itemType === 'keyNode') keyNodes.push({ id: r.id, name: r.name, on: r.startOn });
-    else tasks.push({ id: r.id, name: r.name, startOn: r.startOn, endOn: r.endOn, status: statusOf(r, today), locked: r._can?.update === false });
+    else {
+      tasks.push({
+        id: r.id,
+        name: r.name,
+        startOn: r.startOn,
+        endOn: r.endOn,
+        status: statusOf(r, today),
+        locked: r._can?.update === false,
+        ...(typeof r.after === 'number' ? { after: r.after, lagDays: typeof r.lagDays === 'number' ? r.lagDays : 0 } : {}),
+      });
+    }
   }
   let first = today;
   let last = today + 30;
@@ -107,6 +121,11 @@ export function withAdjustment(current: unknown, orderNumber: number, startOn: I
 
 function isoOrUndefined(value: unknown): IsoDate | undefined {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+}
+
+/** Whether any item follows `id` (a move of it may move them, so the plan is read again after it). */
+export function hasSuccessors(rows: readonly Pick<PlanItemRow, 'after'>[], id: ItemId): boolean {
+  return rows.some((r) => r.after !== undefined && r.after === id);
 }
 
 /** The engine's update replaces the whole record and checks the version it was read at. */

@@ -43,6 +43,9 @@ export interface TimelineTexts {
   loading: string;
   loadFailed: string;
   monthLabel(year: number, month: number): string;
+  /** A finish-to-start dependency in words (the screen readers' list; the drawing shows it as an arrow). */
+  dependency(name: string, predecessor: string, lagDays: number): string;
+  dependencyLegend: string;
 }
 
 const zh: TimelineTexts = {
@@ -69,6 +72,8 @@ const zh: TimelineTexts = {
   loading: '正在加载计划…',
   loadFailed: '计划加载失败',
   monthLabel: (year, month) => `${year}年${month}月`,
+  dependency: (name, predecessor, lag) => `${name} 在 ${predecessor} 结束${lag ? ` ${lag} 天` : ''}后开始`,
+  dependencyLegend: '前置关系（结束后开始）',
 };
 
 const en: TimelineTexts = {
@@ -95,6 +100,8 @@ const en: TimelineTexts = {
   loading: 'Loading the plan…',
   loadFailed: 'The plan could not be loaded',
   monthLabel: (year, month) => new Intl.DateTimeFormat('en', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, 1)),
+  dependency: (name, predecessor, lag) => `${name} starts ${lag ? `${lag} ${lag === 1 ? 'day' : 'days'} ` : ''}after ${predecessor} ends`,
+  dependencyLegend: 'Dependency (finish to start)',
 };
 
 const es: TimelineTexts = {
@@ -121,6 +128,8 @@ const es: TimelineTexts = {
   loading: 'Cargando el plan…',
   loadFailed: 'No se pudo cargar el plan',
   monthLabel: (year, month) => new Intl.DateTimeFormat('es', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, 1)),
+  dependency: (name, predecessor, lag) => `${name} empieza ${lag ? `${lag} ${lag === 1 ? 'día' : 'días'} ` : ''}después de que termine ${predecessor}`,
+  dependencyLegend: 'Dependencia (fin a inicio)',
 };
 
 export const TIMELINE_TEXTS: Record<TimelineLanguage, TimelineTexts> = { zh, en, es };

@@ -9,9 +9,19 @@ import { useStudio } from './use-studio.ts';
 
 interface Report {
   unusedAuthorities: { code: string; title: LocalizedText | null; section: string }[];
-  unreachableScreens: { id: string; file: string; routes: string[]; authorities: string[]; onlyPlatformRoles: boolean }[];
+  unreachableScreens: { id: string; title?: LocalizedText | null; file: string; routes: string[]; authorities: string[]; onlyPlatformRoles: boolean }[];
   unusedElements: { code: string; title: LocalizedText | null; menu: string }[];
-  unguardedEndpoints: { screen: string; file: string; pointer: string; method: string; path: string; reason: 'notServed' | 'public' }[];
+  unguardedEndpoints: {
+    screen: string;
+    screenTitle?: LocalizedText | null;
+    file: string;
+    pointer: string;
+    /** The block showing the endpoint, named in each language («列「状态」（/columns/2）»). */
+    place?: LocalizedText;
+    method: string;
+    path: string;
+    reason: 'notServed' | 'public';
+  }[];
   counts: Record<'screens' | 'authorities' | 'elements' | 'roles' | 'endpoints', number>;
 }
 
@@ -74,7 +84,7 @@ export function CoverageScreen(props: WidgetProps) {
       ), 'coverage-authorities')}
       {section(say('unreachableScreens'), report.unreachableScreens, (s) => (
         <span>
-          {link(editRoute({ type: 'screen', id: s.id }), s.id)} {s.routes.join(' · ')} <Typography.Text code>{s.authorities.join(', ')}</Typography.Text>
+          {link(editRoute({ type: 'screen', id: s.id }), s.title?.[language] ?? s.id)} <Typography.Text type="secondary">{s.id}</Typography.Text> {s.routes.join(' · ')} <Typography.Text code>{s.authorities.join(', ')}</Typography.Text>
           {s.onlyPlatformRoles ? <Tag color="blue">{say('onlyPlatform')}</Tag> : null}
         </span>
       ), 'coverage-screens')}
@@ -88,7 +98,7 @@ export function CoverageScreen(props: WidgetProps) {
           <Typography.Text code>
             {e.method} {e.path}
           </Typography.Text>{' '}
-          {link(editRoute({ type: 'screen', id: e.screen }), e.screen)} <Typography.Text code>{e.pointer}</Typography.Text>{' '}
+          {link(editRoute({ type: 'screen', id: e.screen }), e.screenTitle?.[language] ?? e.screen)} {e.place ? e.place[language] : <Typography.Text code>{e.pointer}</Typography.Text>}{' '}
           <Tag color="error">{e.reason === 'public' ? say('publicRoute') : say('notServed')}</Tag>
         </span>
       ), 'coverage-endpoints')}

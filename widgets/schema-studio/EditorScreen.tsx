@@ -71,7 +71,7 @@ export function EditorScreen(props: WidgetProps) {
       });
     api
       .viewAs()
-      .then((r) => live && setRoles(r))
+      .then((r) => live && setRoles(Array.isArray(r) ? r : []))
       .catch(() => undefined);
     return () => {
       live = false;

@@ -124,8 +124,19 @@ export function screenChecks(lint: ScreenLintContext, add: AddProblem) {
     }
   };
   const checkEnumRender = (x: Enumerated & { field: string; render?: string }, at: string, r: Resource | undefined) => {
+    const labels = !!(x.options || x.dict || x.optionsFrom || x.optionsEndpoint);
+    // Words everywhere (issue 29): a value that is a code never shows as itself. A column of
+    // an endpoint's reply (no record schema to take labels from) whose field is named like a
+    // code (status, state, kind, type, …Status, …Type, …Kind) needs labels or a render that
+    // is not text; a record property with an enum needs x-enumTitles whatever the render.
+    if (!labels && !r && (x.render === undefined || x.render === 'text' || x.render === 'tag' || x.render === 'enum') && CODE_FIELD.test(x.field.split('.').pop() ?? ''))
+      add(at, `"${x.field}" would show a raw code: give the column options, dict or optionsFrom (labels in every language)`);
+    if (!labels && r) {
+      const own = fieldProperty(r, x.field);
+      if (own?.enum && !own['x-enumTitles'] && own.type !== 'integer' && own.type !== 'number') add(at, `"${x.field}" would show a raw code: its record property has an enum without x-enumTitles`);
+    }
     if (x.render !== 'tag' && x.render !== 'enum') return;
-    if (x.options || x.dict || x.optionsFrom || x.optionsEndpoint || !r) return;
+    if (labels || !r) return;
     const prop = r.record.properties[x.field];
     const labelled = (p: FieldSchema | undefined) => !!(p?.enum && p['x-enumTitles']);
     if (!labelled(prop) && !labelled(prop?.items) && !r.references?.[x.field])
@@ -250,4 +261,18 @@ export function screenChecks(lint: ScreenLintContext, add: AddProblem) {
     checkActions(t.batchActions, `${at}/batchActions`, 'batch', r, parent);
   };
   return { checkRefs, checkRef, checkField, checkCondition, checkNavigate, checkEndpoint, checkOptions, checkEnumRender, checkActions, checkTable };
+}
+
+/** Field names that hold codes rather than words (issue 29, "Words everywhere"). */
+export const CODE_FIELD = /^(status|state|kind|type|direction|decision|readingKind|action)$|[a-z](Status|State|Type|Kind|Direction)$/;
+
+/** The record property a column's dot path names (through arrays' items), if any. */
+function fieldProperty(r: Resource, path: string): FieldSchema | undefined {
+  let prop: FieldSchema | undefined;
+  for (const [i, seg] of path.split('.').entries()) {
+    if (i === 0) prop = r.record.properties[seg];
+    else if (!prop) return undefined;
+    else prop = prop.type === 'array' ? prop.items?.properties?.[seg] : prop.properties?.[seg];
+  }
+  return prop?.type === 'array' ? prop.items : prop;
 }

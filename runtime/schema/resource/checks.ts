@@ -268,6 +268,13 @@ function checkField(field: FieldSchema, at: string, problems: { pointer: string;
     if (!target || (target.type !== 'number' && target.type !== 'integer'))
       problems.push({ pointer: `${at}/x-geometry/areaField`, message: `names "${geometry.areaField}", which is no number property of the record` });
   }
+  if (field['x-file']) {
+    const items = field.items;
+    if (field.type !== 'array' || items?.type !== 'integer' || items.minimum !== 1 || items.maximum !== 2147483647)
+      problems.push({ pointer: `${at}/x-file`, message: 'belongs on an array of integers from 1 to 2147483647 (file ids)' });
+    if ((field.maxItems ?? 0) > 20) problems.push({ pointer: `${at}/maxItems`, message: 'a file field holds at most 20 files' });
+    if (record === undefined) problems.push({ pointer: `${at}/x-file`, message: 'is allowed on a top-level property of the record only' });
+  }
   if (field.minimum !== undefined && field.maximum !== undefined && field.minimum > field.maximum)
     problems.push({ pointer: `${at}/minimum`, message: 'is greater than maximum' });
   if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength)

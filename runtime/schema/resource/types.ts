@@ -51,6 +51,19 @@ export interface FieldSchema {
   default?: unknown;
   /** A string holding a GeoJSON geometry the land module validates (docs/land-and-maps.md). */
   'x-geometry'?: GeometryFieldSpec;
+  /** An array of ids of uploaded files (docs/schema-language.md, "Files"). */
+  'x-file'?: FileFieldSpec;
+}
+
+/** The MIME types a file field may accept; the server recognises each by its content, never by its name. */
+export const FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** What a file field accepts: its types and the size of one file; its `maxItems` is the number of files. */
+export interface FileFieldSpec {
+  accept: FileType[];
+  /** One file's size at most, in bytes (1 KiB .. 20 MiB; the server's FILE_MAX_BYTES caps it further). */
+  maxBytes: number;
 }
 
 /** What a geometry field accepts: its kinds, where its area in mu goes, how much two shapes may overlap. */

@@ -7,6 +7,7 @@ import { DEFAULT_LANGUAGE, isLanguage } from '../../i18n/languages.ts';
 import { useSize } from '../state/preferences.ts';
 import { ACCESSIBLE_THEME } from '../theme.ts';
 import { antdLocales } from './antd-locale.ts';
+import { setDayjsLocale } from '../../format/locale.ts';
 import { useServices } from '../../services/context.ts';
 
 // antd's styles come from its own static CSS (antd-styles.css) instead of being generated
@@ -29,6 +30,9 @@ export function AntdTheme({ children }: { children?: ReactNode }) {
   const { i18n } = useTranslation();
   const size = useSize();
   const language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  // antd's pickers need both: ConfigProvider's locale (its words) and dayjs's (weekday and
+  // month names, the first day of the week); set before the children render (runtime/format/locale.ts).
+  setDayjsLocale(language);
   return (
     <ConfigProvider locale={antdLocales[language]} componentSize={size} button={BUTTON} wave={NO_WAVE} theme={THEME}>
       <AntApp>{children}</AntApp>

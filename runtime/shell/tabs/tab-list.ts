@@ -1,6 +1,6 @@
 /**
  * The tab strip's state as pure functions (spec 2.6 and 4). A tab is one visited route,
- * keyed by pathname and search (less a list's own state), so every detail/:id is a tab of
+ * keyed by pathname and search (less a view's own state: a list's, a wizard's step), so every detail/:id is a tab of
  * its own. The home tab is pinned first. `generation`
  * counts refreshes: the view of a tab is mounted under `key#generation`, so a refresh
  * (or closing and reopening) gives a fresh view, while revisiting keeps the old one.
@@ -41,13 +41,16 @@ export const EMPTY_TABS: TabsState = { tabs: [] };
 export const HOME_TAB = '/dashboard';
 
 /**
- * Query parameters that are a list's state (runtime/screens/list-url.ts), not the page's
- * identity: a list whose filters change stays one tab.
+ * Query parameters that are a view's state, not the page's identity: a list's state
+ * (runtime/screens/list-url.ts), so a list whose filters change stays one tab, and a
+ * wizard's step (runtime/screens/StepsView.tsx, `?step=`), so a wizard opened from the
+ * address bar or moved to its next step stays one tab.
  */
 export const LIST_STATE_PREFIXES = ['list.', 'filter.'] as const;
+const VIEW_STATE_PARAMS = new Set(['step']);
 
 export function isListStateParam(name: string): boolean {
-  return LIST_STATE_PREFIXES.some((p) => name.startsWith(p));
+  return VIEW_STATE_PARAMS.has(name) || LIST_STATE_PREFIXES.some((p) => name.startsWith(p));
 }
 
 export function tabKey(location: { pathname: string; search?: string }): string {

@@ -1,8 +1,8 @@
-import { atom, useAtom } from 'jotai';
+import { atom, useAtom, useSetAtom } from 'jotai';
 import { useCallback, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { forgetRecordTitles } from '../../screens/screen-title.ts';
-import { reduceTabs, restoreTabs, serialiseTabs, tabKey, withHome, type TabAction, type TabsState } from './tab-list.ts';
+import { HOME_TAB, reduceTabs, restoreTabs, serialiseTabs, tabKey, withHome, type TabAction, type TabsState } from './tab-list.ts';
 
 /** sessionStorage: open tabs survive a reload of the page, not the end of the browser session. */
 export const TABS_STORAGE_KEY = 'shell.tabs';
@@ -58,4 +58,22 @@ export function useTabs(userId: string): { state: TabsState; activeKey: string; 
   );
 
   return { state, activeKey, dispatch };
+}
+
+/**
+ * Closes the tab of `key` without navigating: a routed form closes its own tab once saved
+ * (docs/screens.md, "Forms behave"), while it navigates where the save leads.
+ */
+export function useForgetTab(): (key: string) => void {
+  const setStored = useSetAtom(tabsAtom);
+  return useCallback(
+    (key: string) =>
+      setStored((prev) => {
+        if (!prev || key === HOME_TAB || !prev.tabs.some((t) => t.key === key)) return prev;
+        const next = { ...prev, tabs: prev.tabs.filter((t) => t.key !== key) };
+        storage()?.setItem(TABS_STORAGE_KEY, serialiseTabs(prev.userId, next));
+        return next;
+      }),
+    [setStored],
+  );
 }

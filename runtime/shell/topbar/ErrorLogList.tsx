@@ -2,12 +2,15 @@ import { Empty, Table, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { errorLogAtom, type ErrorLogEntry } from '../../errors/error-log.ts';
+import { formatDateTime } from '../../format/locale.ts';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../i18n/languages.ts';
 
 const pre = { whiteSpace: 'pre-wrap', wordBreak: 'break-word', margin: 0, fontSize: 12, maxHeight: 240, overflow: 'auto' } as const;
 
 /** Every recorded UI error, newest first: message, component info, url and stack (spec 2.6, 8). */
 export function ErrorLogList() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
   const entries = useAtomValue(errorLogAtom);
   if (entries.length === 0) return <Empty description={t('shell.errorLog.empty')} />;
   return (
@@ -30,7 +33,7 @@ export function ErrorLogList() {
               </Typography.Text>
               <div>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {new Date(row.time).toLocaleString()}
+                  {formatDateTime(row.time, lang)}
                 </Typography.Text>
               </div>
             </>

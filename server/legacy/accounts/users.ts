@@ -98,7 +98,9 @@ export interface UserFilter {
 /** Users in the caller's scope that match `filter`, with the total before paging. */
 export async function listUsers(db: Queryable, caller: SessionUser, filter: UserFilter): Promise<{ rows: UserView[]; total: number }> {
   const { params: p } = filter;
-  const where = [userScopeSql(scopeOf(caller), p), ...filter.where].join(' AND ');
+  // A platform reader (the configurer, previewing the agents' and group customers' lists as their users see them)
+  // reads every account; writes go through visibleUser / changeableUser, which keep the caller's own scope.
+  const where = [caller.readsPlatform ? 'TRUE' : userScopeSql(scopeOf(caller), p), ...filter.where].join(' AND ');
   const total = (
     await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM users u LEFT JOIN organisations o ON o.id = u.org_id WHERE ${where}`,

@@ -12,7 +12,7 @@ import { hashPassword } from '../../auth/password.ts';
 import { endSessions } from '../../auth/end-sessions.ts';
 import { authMessages as M } from '../../auth/messages.ts';
 import { codeRule, fieldErrors, passwordRule, phoneRule, USERNAME_PATTERN, type RuleError } from '../../auth/rules.ts';
-import { createSmsSender, type SmsPurpose } from '../../sms/sender.ts';
+import type { SmsPurpose } from '../../sms/sender.ts';
 import { consumeCode, countWrongAttempt, issueCode, SMS_RULES, type CheckOutcome } from '../../sms/codes.ts';
 import type { SessionUser } from '../../auth/session-user.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -147,7 +147,7 @@ type RegistBody = FromSchema<typeof registBody>;
  * SMS codes, password change, registration and base info.
  */
 export const accountFrontRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
-  const sms = createSmsSender(app.config, app.log);
+  const sms = app.sms;
 
   app.get(
     '/admin/user/front/info',

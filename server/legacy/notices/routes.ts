@@ -34,7 +34,9 @@ const NOTICE_SELECT = `SELECT n.id, n.title, n.content, n.kind, n.sender_id, su.
 export function noticeView(r: NoticeRow, lang: Lang) {
   return {
     id: r.id,
-    title: r.kind === 'authResult' ? t(lang, r.title) : r.title,
+    // A title that is a message key (an authorisation's answer, a plan's review) reads in the
+    // reader's language; any other title is returned as written (t leaves unknown keys alone).
+    title: t(lang, r.title),
     content: r.content,
     kind: r.kind,
     senderId: r.sender_id,
