@@ -1,7 +1,7 @@
 /**
  * The one shape of every paged reply's data, and the page query's limits:
  *
- *   { rows: [...], total, pageIndex, pageSize, totalExact?: false }
+ *   { rows: [...], total, pageIndex, pageSize, totalExact?: false, spansFarms?: true }
  *
  * `total` counts every row matching the filters; `pageIndex` starts at 1; `pageSize` is at
  * most MAX_PAGE_SIZE. `totalExact: false` appears only when `total` is an estimate (never
@@ -18,4 +18,10 @@ export interface Page<T> {
   pageSize: number;
   /** Present (false) only when `total` was not counted exactly. */
   totalExact?: false;
+  /**
+   * Present (true) only when the rows are farm-owned and the caller's reads reach more than
+   * one farm: each row's `farmName` then tells rows of different farms apart, and a table
+   * shows it as a column of its own.
+   */
+  spansFarms?: true;
 }

@@ -25,6 +25,7 @@ import { useServices } from '../services/context.ts';
 import { ActionButtons, ROW_INLINE_ACTIONS, targetUrl, type ActionScope } from './actions.tsx';
 import { actionsWidth, columnEllipsis, columnWidth, hiddenByWidth } from './column-layout.ts';
 import { createSelectionStore, DataGrid, useSelection, type GridColumn, type GridRow, type SelectionStore } from './DataGrid.tsx';
+import { withFarmColumn } from './farm-column.ts';
 import { download, exportBlob, fetchAllRows, safeFileName, type PageReply } from './export.ts';
 import { lazyView } from './lazy-view.ts';
 import { notifyResourceChanged } from './data-events.ts';
@@ -135,7 +136,7 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
   const rowKeyField = parts.rowKey ?? 'id';
   const rowKey = useCallback((r: GridRow) => String(valueAt(r, rowKeyField) ?? ''), [rowKeyField]);
 
-  const gridColumns = useMemo<GridColumn[]>(
+  const documentColumns = useMemo<GridColumn[]>(
     () =>
       parts.columns.map((c, i) => {
         const options = columnOptions[i];
@@ -159,6 +160,8 @@ export function TableView({ id, parts, resource, endpoint, title, ctx }: TableVi
       }),
     [parts.columns, columnOptions, doc, lang, yesNo, ctx, host],
   );
+  const spansFarms = page?.spansFarms === true;
+  const gridColumns = useMemo(() => withFarmColumn(documentColumns, spansFarms, t('screens.table.farm')), [documentColumns, spansFarms, t]);
 
   const selectionMode = parts.selection ?? (parts.batchActions?.length ? 'multiple' : 'none');
   const pageRows = page?.rows ?? [];

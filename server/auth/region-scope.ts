@@ -17,6 +17,16 @@ export function regionCenterOf(user: Pick<SessionUser, 'platformAdmin' | 'orgId'
   return !user.platformAdmin && user.orgType === 3 && user.orgId != null ? user.orgId : null;
 }
 
+/**
+ * Whether the caller's reads of farm-owned rows can reach more than one farm: a platform
+ * administrator, a role that reads the platform, a regional center, a service provider (a
+ * bloc without an organisation). Their lists name each row's farm (the page reply's
+ * `spansFarms`), since two farms' rows can look the same.
+ */
+export function readsManyFarms(user: Pick<SessionUser, 'platformAdmin' | 'readsPlatform' | 'orgId' | 'orgType' | 'blocId'>): boolean {
+  return user.platformAdmin || user.readsPlatform === true || regionCenterOf(user) != null || (user.orgId == null && user.blocId != null);
+}
+
 /** The ids of the organisations of a center's region, as a subquery (the center itself not included). */
 export function regionOrgsSql(centerParam: string): string {
   return `SELECT ro.id FROM organisations ro WHERE ro.center_id = ${centerParam}`;

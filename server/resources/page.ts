@@ -55,6 +55,11 @@ export function pageSchema(row: Record<string, unknown>): Record<string, unknown
         const: false,
         description: 'Present only when `total` is not an exact count: more rows match than the engine counts exactly, and `total` is an estimate (never below the rows known to exist). Absent when `total` is exact.',
       },
+      spansFarms: {
+        type: 'boolean',
+        const: true,
+        description: "Present only when the rows are farm-owned and the caller's reads reach more than one farm (a platform administrator, a regional center, a service provider): each row's `farmName` tells the farms apart. Absent otherwise.",
+      },
     },
   };
 }

@@ -2,7 +2,7 @@ import { Params } from '../db/params.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../db/database.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { regionCenterOf, type ScopeMode } from '../auth/region-scope.ts';
+import { readsManyFarms, regionCenterOf, type ScopeMode } from '../auth/region-scope.ts';
 import { audit } from '../audit/log.ts';
 import { ApiError, business, forbidden, notFound, type FieldError } from '../http/envelope.ts';
 import type { Lang } from '../i18n/lang.ts';
@@ -59,7 +59,8 @@ export class ResourceStore {
     // Rows first: a page that is not full gives the total without a count (page-count.ts).
     const rows = (await db.query<RecordRow>(sql, params)).rows;
     const { total, exact } = await pageTotal(db, q, rows.length);
-    return pageOf(await this.views(db, rows, user), total, q.pageIndex, q.pageSize, exact);
+    const page = pageOf(await this.views(db, rows, user), total, q.pageIndex, q.pageSize, exact);
+    return this.doc.scope === 'farm' && readsManyFarms(user) ? { ...page, spansFarms: true } : page;
   }
 
   async get(db: Queryable, user: SessionUser, id: number): Promise<RecordView> {

@@ -7,6 +7,8 @@ import { countOf, farmReferences, recordOfFarm } from './reference-fixtures.ts';
 import { allCodes, call, declaredRefusals, recordOf, writeOrSkip, type Refused, demoOrg, docs, makeUser, outsideFarm, someRow, variant, type Body, type Reply } from './resource-fixtures.ts';
 
 const MISSING = 2147483000;
+/** The demo accounts whose reads reach several farms: all, the region, the bloc, the platform (the configurer's previews). */
+const READS_MANY_FARMS = new Set(['admin', 'center', 'provider', 'tech', 'config']);
 const byName = (list: ResourceDocument[]) => list.map((d) => [d.name, d] as const);
 const same = (r: Reply) => ({ http: r.http, status: r.status, message: r.message, data: r.data });
 
@@ -42,6 +44,19 @@ describe.each(engines())('resource authority and scope on $name', (engine) => {
     expect(farm2.blocId).toBe(farm1.blocId);
   });
 
+  it('names each row’s farm on a list that spans farms: the service provider sees two farms’ rows, each with its farm', async () => {
+    const token = await t.login('provider');
+    const mixed: string[] = [];
+    for (const doc of docs.filter((d) => d.scope === 'farm')) {
+      const page = await call(t, token, 'GET', `${doc.basePath}/page?pageSize=100`);
+      if (page.status !== 200) continue;
+      const rows = (page.data as { rows: { farmName?: unknown }[] }).rows;
+      for (const r of rows) expect(typeof r.farmName === 'string' && r.farmName !== '', `${doc.name} row farmName`).toBe(true);
+      if (new Set(rows.map((r) => r.farmName)).size > 1) mixed.push(doc.name);
+    }
+    expect(mixed.length).toBeGreaterThan(0);
+  });
+
   it('gives every demo account exactly the access its menu and element codes grant, on every resource', async () => {
     const { rows } = await t.db.query<{ id: number; username: string }>(`SELECT id, username FROM users WHERE username NOT LIKE 'rt\\_%' ORDER BY id`);
     expect(rows.length).toBeGreaterThan(5);
@@ -53,6 +68,10 @@ describe.each(engines())('resource authority and scope on $name', (engine) => {
         const canCreate = accessKeys(doc, 'create').some((k) => session.menus.has(k.menu) && session.elements.has(k.element));
         const page = await call(t, token, 'GET', `${doc.basePath}/page`);
         expect(page.status, `${u.username} reads ${doc.name}`).toBe(canRead ? 200 : 40301);
+        // A list of farm-owned rows says when it spans farms, so that the table names each row's farm.
+        if (canRead && doc.scope === 'farm') {
+          expect((page.data as { spansFarms?: boolean }).spansFarms ?? false, `${u.username} ${doc.name} spansFarms`).toBe(READS_MANY_FARMS.has(u.username));
+        }
         // An empty body: 40001 for who may create (validation), 40301 for who may not (before validation).
         const create = await call(t, token, 'POST', doc.basePath, {});
         expect(create.status, `${u.username} creates ${doc.name}`).toBe(canCreate ? 40001 : 40301);

@@ -122,6 +122,21 @@ describe('in the DOM', () => {
     expect(container.querySelector('.ant-pagination-total-text')?.textContent).toBe('about 3');
   }, 60_000);
 
+  it('names each row’s farm in a column of its own when the reply spans farms, and not otherwise', async () => {
+    const headers = (c: HTMLElement) => [...c.querySelectorAll('thead th')].map((th) => th.textContent?.trim()).filter(Boolean);
+    const many = createHarness(registry, { language: 'en', pageExtra: { spansFarms: true } });
+    const first = renderScreen(many, registry, 'cropsManager', { routePattern: '/bigData-kms/cropsManager', authority: 'cropsManager' });
+    await settled(many, first.container);
+    const shown = headers(first.container);
+    expect(shown[1]).toBe('Farm');
+    first.unmount();
+    const one = createHarness(registry, { language: 'en' });
+    const second = renderScreen(one, registry, 'cropsManager', { routePattern: '/bigData-kms/cropsManager', authority: 'cropsManager' });
+    await settled(one, second.container);
+    expect(headers(second.container)).not.toContain('Farm');
+    expect(headers(second.container)).toEqual(shown.filter((h) => h !== 'Farm'));
+  }, 60_000);
+
   it('shows a localised panel for a registered widget whose implementation is not provided', async () => {
     const docs = folderSource(root).documents() as SourceDocument[];
     const widget = { file: 'schemas/screens/x/controlScreen.json', type: 'screen' as const, content: { $schema: 'https://farm-backoffice.local/schema/screen.schema.json', formatVersion: 1, revision: 1, id: 'controlScreen', kind: 'widget', widget: 'equipmentControl', route: '/equipmentControll/notProvidedYet', authority: 'equipmentControllIndex', title: { zh: '智能控制', en: 'Smart control', es: 'Control inteligente' } } };
