@@ -3,6 +3,7 @@
  * React-free and free of Node APIs, imported by both sides.
  */
 export * from './calls.ts';
+export * from './devices.ts';
 export * from './envelope.ts';
 export * from './operations.ts';
 export * from './page.ts';

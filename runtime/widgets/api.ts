@@ -97,3 +97,11 @@ export { areaUnits, lineLength, polygonArea, SQUARE_METRES_PER_HECTARE, SQUARE_M
  * money in the user's language. Widgets show times through it, never `toLocaleString()`.
  */
 export { formatDate, formatDateTime, formatTime, formatDecimal, formatQuantity, formatMoney } from '../format/locale.ts';
+
+/**
+ * The devices' wire types and their action and status lists, shared with the server
+ * (runtime/protocol/devices.ts): the equipment-control and map widgets read the units and
+ * the event stream with the types the server writes them with.
+ */
+export { ACTION_OF_KIND, COMMAND_STATUSES, DEVICE_ACTIONS } from '../protocol/devices.ts';
+export type { CommandRef, CommandStatus, DeviceAction, DeviceStreamEvent, DeviceUnitsReply, DeviceView, UnitAlarm, UnitView } from '../protocol/devices.ts';

@@ -13,6 +13,7 @@ import { t } from '../i18n/catalog.ts';
 import type { DeviceHub, KnownDevice } from './hub.ts';
 import type { Alarms } from './alarms.ts';
 import { checkInterlocks, isInterlockRefusal } from './interlocks.ts';
+import { ACTION_OF_KIND, DEVICE_ACTIONS, type CommandStatus, type DeviceAction } from '../../runtime/protocol/devices.ts';
 import './messages.ts';
 
 /** Run for a while (a switch, pump or fan switched on with `runForS`): the bounds, seconds. */
@@ -27,17 +28,10 @@ export function runForOf(action: string, params: Record<string, unknown>): numbe
 /** Who sends a command: a person, a rule, or the server's timer ending a run-for duration. */
 export type CommandSource = 'user' | 'scenario' | 'timer';
 
-export const ACTIONS = ['switch', 'valve', 'airConditioner', 'fertigation'] as const;
-export type Action = (typeof ACTIONS)[number];
-
-/** Which action each kind of device takes. */
-export const ACTION_OF_KIND: Record<string, Action | undefined> = {
-  switch: 'switch',
-  pump: 'switch',
-  valve: 'valve',
-  airConditioner: 'airConditioner',
-  fertigation: 'fertigation',
-};
+/** The actions and which one each kind takes: the wire's (runtime/protocol/devices.ts). */
+export const ACTIONS = DEVICE_ACTIONS;
+export type Action = DeviceAction;
+export { ACTION_OF_KIND };
 
 export interface CommandRow {
   id: number;
@@ -48,7 +42,7 @@ export interface CommandRow {
   device_unit?: string;
   action: string;
   params: Record<string, unknown>;
-  status: 'pending' | 'acknowledged' | 'failed' | 'timedOut' | 'superseded';
+  status: CommandStatus;
   message: string;
   source: string;
   requested_at: Date;

@@ -5,24 +5,10 @@
  * consoles are told (docs/devices.md, "Several instances").
  */
 import { EventEmitter } from 'node:events';
+import type { DeviceStreamEvent } from '../../runtime/protocol/devices.ts';
 
-export type DeviceEvent =
-  | { type: 'state'; farmId: number; deviceId: number; online: boolean; state: Record<string, unknown>; lastSeen: string | null }
-  | { type: 'reading'; farmId: number; deviceId: number; place: string; ts: string; values: Record<string, number> }
-  | { type: 'command'; farmId: number; deviceId: number; commandId: number; status: string; message: string }
-  | {
-      type: 'alarm';
-      farmId: number;
-      alarmId: number;
-      /** False once cleared. */
-      raised: boolean;
-      message: string;
-      state?: 'open' | 'acknowledged' | 'cleared';
-      severity?: string;
-      condition?: string;
-      escalationLevel?: number;
-    }
-  | { type: 'gateway'; farmId: number; gatewayId: number; online: boolean };
+/** What is published is what the stream sends (runtime/protocol/devices.ts). */
+export type DeviceEvent = DeviceStreamEvent;
 
 export class DeviceEvents {
   private readonly emitter = new EventEmitter();

@@ -11,6 +11,7 @@ import { Params } from '../db/params.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { farmScope } from '../materials/ledger.ts';
 import { READING_UNITS, type ReadingKind } from './topics.ts';
+import type { DeviceUnitsReply, UnitView } from '../../runtime/protocol/devices.ts';
 
 export const BUCKETS = ['5m', 'hour', 'day', 'week', 'month'] as const;
 export type Bucket = (typeof BUCKETS)[number];
@@ -146,7 +147,7 @@ function round(v: number): number {
 }
 
 /** Every unit of the caller's farms with its devices, their state and the latest readings. */
-export async function unitsOverview(db: Queryable, user: SessionUser, offlineAfterS: number, kinds?: string[]) {
+export async function unitsOverview(db: Queryable, user: SessionUser, offlineAfterS: number, kinds?: string[]): Promise<DeviceUnitsReply> {
   const p = new Params();
   const kindCond = kinds?.length ? `AND d.kind = ANY(${p.add(kinds)}::text[])` : '';
   const { rows } = await db.query<{
@@ -173,7 +174,7 @@ export async function unitsOverview(db: Queryable, user: SessionUser, offlineAft
       ).rows
     : [];
   const pending = ids.length
-    ? (await db.query<{ device_id: number; id: number; action: string; params: unknown }>(`SELECT device_id, id, action, params FROM device_commands WHERE status = 'pending' AND device_id = ANY($1::int[])`, [ids])).rows
+    ? (await db.query<{ device_id: number; id: number; action: string; params: Record<string, unknown> }>(`SELECT device_id, id, action, params FROM device_commands WHERE status = 'pending' AND device_id = ANY($1::int[])`, [ids])).rows
     : [];
   const ap = new Params();
   const alarms = (
@@ -184,7 +185,7 @@ export async function unitsOverview(db: Queryable, user: SessionUser, offlineAft
   ).rows;
   // A unit is a place of one farm: a viewer of several farms (a provider, a regional center)
   // sees each farm's 一号日光温室 apart, titled with its farm.
-  const units = new Map<string, { unit: string; farmId: number; farmName: string; placeType: string; simulated: boolean; devices: unknown[]; alarms: unknown[] }>();
+  const units = new Map<string, UnitView>();
   for (const r of rows) {
     const name = r.unit || r.place;
     const key = `${r.farm_id}\u0000${name}`;

@@ -7,6 +7,7 @@
  * over a range. The test plays the gateway with its own MQTT client.
  */
 import { MqttClient, connect } from 'mqtt';
+import { COMMAND_STATUSES } from '../../runtime/protocol/devices.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.ts';
 import { until, mosquittoReachable, gatewaySecret } from '../support/devices-support.ts';
@@ -89,6 +90,15 @@ for (const engine of engines()) {
         await gw?.endAsync(true);
         await gw1?.endAsync(true);
         await t?.close();
+      });
+
+      it('stores exactly the command states the wire knows (runtime/protocol/devices.ts), so the console has a word for each', async () => {
+        const { rows } = await t.db.query<{ def: string }>(
+          `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'device_commands'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%status%'`,
+        );
+        expect(rows).toHaveLength(1);
+        const stored = [...rows[0].def.matchAll(/'([A-Za-z]+)'/g)].map((m) => m[1]);
+        expect(new Set(stored)).toEqual(new Set(COMMAND_STATUSES));
       });
 
       it('refuses a command to an offline device at once, in the caller’s language', async () => {

@@ -10,6 +10,7 @@ import { Alert, Button, Checkbox, Form, Input, InputNumber, Modal, Select, Space
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useCallback, useEffect, useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
+import { ACTION_OF_KIND } from '../../runtime/widgets/api.ts';
 import { formatDateTime, isHttpError } from '../../runtime/widgets/api.ts';
 import type { Unit } from './live.ts';
 import type { Texts } from './texts.ts';
@@ -39,7 +40,6 @@ interface Condition {
   deadband?: number;
 }
 
-const ACTION_OF_KIND: Record<string, string> = { switch: 'switch', pump: 'switch', valve: 'valve', airConditioner: 'airConditioner', fertigation: 'fertigation' };
 
 export function ScenariosView({ services, texts, units, can }: { services: ConsoleServices; texts: Texts; units: Unit[]; can: (action: 'add' | 'edit' | 'delete') => boolean }) {
   const [rows, setRows] = useState<Scenario[]>([]);

@@ -8,7 +8,7 @@
 import { Alert, Badge, Button, Card, Empty, InputNumber, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
-import { formatDateTime, formatTime, isHttpError } from '../../runtime/widgets/api.ts';
+import { formatDateTime, formatTime, isHttpError, type CommandStatus } from '../../runtime/widgets/api.ts';
 import type { Device, Live, Unit } from './live.ts';
 import { soilLevel, UNITS, type Texts } from './texts.ts';
 import { SimulatedBanner, SimulatedTag } from './Simulated.tsx';
@@ -93,7 +93,7 @@ function DeviceRow({ device: d, texts, services, menu, canControl, live }: { dev
   const send = async (action: string, params: Record<string, unknown>) => {
     setError(null);
     try {
-      const env = await services.data.call<{ id: number; status: string; message: string; action: string; params: Record<string, unknown> }>('deviceCommand', {
+      const env = await services.data.call<{ id: number; status: CommandStatus; message: string; action: string; params: Record<string, unknown> }>('deviceCommand', {
         body: { deviceId: d.id, action, params, menu },
         quiet: true,
       });
@@ -128,7 +128,7 @@ function DeviceRow({ device: d, texts, services, menu, canControl, live }: { dev
           )}
           {!pending && outcome && (
             <Tag color={outcome.status === 'acknowledged' ? 'success' : outcome.status === 'superseded' ? 'default' : 'error'} data-testid="outcome" data-status={outcome.status}>
-              {(texts as unknown as Record<string, string>)[outcome.status] ?? outcome.status}
+              {texts[outcome.status]}
               {outcome.message ? `：${outcome.message}` : ''}
             </Tag>
           )}

@@ -5,60 +5,22 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
+import type { CommandRef, CommandStatus, DeviceStreamEvent, DeviceUnitsReply, DeviceView, UnitView } from '../../runtime/widgets/api.ts';
 
-export interface CommandRef {
-  id: number;
-  action: string;
-  params: Record<string, unknown>;
-}
+export type { CommandRef };
 
-export interface Device {
-  id: number;
-  farmId: number;
-  code: string;
-  name: string;
-  kind: string;
-  model: string;
-  place: string;
-  channels: string[];
-  state: Record<string, unknown>;
-  online: boolean;
-  lastSeen: string | null;
-  firmware: string;
-  gateway: string | null;
-  /** Played by the simulator (a demo gateway's device): labelled on screen. */
-  simulated: boolean;
-  readings: Record<string, { value: number; ts: string }>;
-  pendingCommand: CommandRef | null;
-  /** The outcome of this console's last command to it (shown beside the controls). */
-  outcome?: { commandId: number; status: string; message: string };
-}
+/** A device as the server shows it, and the outcome of this console's last command to it (shown beside the controls). */
+export type Device = DeviceView & { outcome?: { commandId: number; status: CommandStatus; message: string } };
 
-export interface Unit {
-  unit: string;
-  /** The farm the place belongs to (a viewer of several farms sees each farm's places apart). */
-  farmId: number;
-  farmName: string;
-  placeType: string;
-  /** Some of its devices are simulated. */
-  simulated: boolean;
-  devices: Device[];
-  alarms: { id: number; message: string; raisedAt: string }[];
-}
+export type Unit = Omit<UnitView, 'devices'> & { devices: Device[] };
 
 export interface Live {
   state: 'loading' | 'failed' | 'ready';
   units: Unit[];
   connected: boolean;
   /** Marks a command sent by this console as pending on its device. */
-  markPending(deviceId: number, command: CommandRef & { status: string; message: string }): void;
+  markPending(deviceId: number, command: CommandRef & { status: CommandStatus; message: string }): void;
 }
-
-type Event =
-  | { type: 'state'; deviceId: number; online: boolean; state: Record<string, unknown>; lastSeen: string | null }
-  | { type: 'reading'; deviceId: number; ts: string; values: Record<string, number> }
-  | { type: 'command'; deviceId: number; commandId: number; status: string; message: string }
-  | { type: 'alarm'; alarmId: number; raised: boolean; message: string };
 
 /** `enabled` false: nothing is read or streamed (views that show no device, e.g. report trends). */
 export function useLiveUnits(services: ConsoleServices, kinds?: string[], enabled = true): Live {
@@ -73,7 +35,7 @@ export function useLiveUnits(services: ConsoleServices, kinds?: string[], enable
     let stop = false;
     const load = () =>
       services.data
-        .call<{ units: Unit[] }>('deviceUnits', { params: kindsKey ? { kinds: kindsKey } : {}, quiet: true })
+        .call<DeviceUnitsReply>('deviceUnits', { params: kindsKey ? { kinds: kindsKey } : {}, quiet: true })
         .then((env) => {
           if (stop) return;
           setUnits(Array.isArray(env.data?.units) ? env.data.units : []);
@@ -93,7 +55,7 @@ export function useLiveUnits(services: ConsoleServices, kinds?: string[], enable
         setConnected(false);
       },
       onEvent(type, data) {
-        const e = { ...(data as object), type } as Event;
+        const e = { ...(data as object), type } as DeviceStreamEvent;
         switch (e.type) {
           case 'state':
             change((d) => ({ ...d, online: e.online, state: e.state, lastSeen: e.lastSeen }), e.deviceId);
@@ -141,7 +103,7 @@ export function useLiveUnits(services: ConsoleServices, kinds?: string[], enable
 }
 
 /** The command's reply, unless its event (ack, time-out) already arrived: the later news wins. */
-function withReply(d: Device, c: CommandRef & { status: string; message: string }): Device {
+function withReply(d: Device, c: CommandRef & { status: CommandStatus; message: string }): Device {
   const final = d.outcome?.commandId === c.id && d.outcome.status !== 'pending';
   if (final) return { ...d, pendingCommand: d.pendingCommand?.id === c.id ? null : d.pendingCommand };
   return { ...d, pendingCommand: c.status === 'pending' ? { id: c.id, action: c.action, params: c.params } : null, outcome: { commandId: c.id, status: c.status, message: c.message } };

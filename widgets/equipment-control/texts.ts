@@ -3,6 +3,7 @@
  * the runtime's locales/ hold the runtime's strings only).
  */
 export type Lang = 'zh' | 'en' | 'es';
+import type { CommandStatus } from '../../runtime/widgets/api.ts';
 
 const zh = {
   /** The language of these texts: times show in it (the widget API's formatDateTime). */
@@ -387,6 +388,9 @@ const es: Texts = {
   simulated: 'Simulado',
   simulatedBanner: 'Datos de demostración: los dispositivos marcados «Simulado» los reproduce el simulador integrado, no son equipos reales; sus lecturas y confirmaciones son simuladas.',
 };
+
+// A word for every state a command reaches (runtime/protocol/devices.ts): a new state fails here.
+void (zh satisfies Record<CommandStatus, string>);
 
 export const TEXTS: Record<Lang, Texts> = { zh, en, es };
 

@@ -24,7 +24,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import 'ol/ol.css';
 import './map.css';
-import { isHttpError, type WidgetProps } from '../../runtime/widgets/api.ts';
+import { isHttpError, type DeviceStreamEvent, type WidgetProps } from '../../runtime/widgets/api.ts';
 import { FarmMap, MAP_LAYERS, type MapLayerName, type MapTool, type PickedFeature } from './farm-map.ts';
 import type { ColourBy } from './styles.ts';
 import { LandFileTools } from './land-file.tsx';
@@ -202,12 +202,12 @@ export default function MapWidget({ config, route, authority, services, registry
     const sub = services.data.subscribe?.('deviceEvents', {
       onOpen: () => void load(),
       onEvent(type, data) {
-        const e = data as { deviceId?: number; online?: boolean; lastSeen?: string | null; ts?: string; values?: Record<string, number> };
-        if (type === 'state' && e.deviceId) change(e.deviceId, (d) => ({ ...d, online: !!e.online, lastSeen: e.lastSeen ?? d.lastSeen }));
-        else if (type === 'reading' && e.deviceId && e.ts) {
+        const e = { ...(data as object), type } as DeviceStreamEvent;
+        if (e.type === 'state') change(e.deviceId, (d) => ({ ...d, online: e.online, lastSeen: e.lastSeen ?? d.lastSeen }));
+        else if (e.type === 'reading') {
           const ts = e.ts;
-          change(e.deviceId, (d) => ({ ...d, online: true, lastSeen: ts, readings: { ...d.readings, ...Object.fromEntries(Object.entries(e.values ?? {}).map(([k, v]) => [k, { value: v, ts }])) } }));
-        } else if (type === 'alarm') void load();
+          change(e.deviceId, (d) => ({ ...d, online: true, lastSeen: ts, readings: { ...d.readings, ...Object.fromEntries(Object.entries(e.values).map(([k, v]) => [k, { value: v, ts }])) } }));
+        } else if (e.type === 'alarm') void load();
       },
     });
     return () => {
