@@ -85,6 +85,8 @@ export const NAMED_CALLS = {
   deviceCommands: { method: 'GET', path: '/api/devices/commands/page' },
   /** GET ?kind&places&from&to&bucket: readings in time buckets, one series per place. */
   deviceReadings: { method: 'GET', path: '/api/devices/readings/series' },
+  /** GET ?kind&places&from&to&format (csv | xlsx): every stored reading of the range, as a file. */
+  deviceReadingsRaw: { method: 'GET', path: '/api/devices/readings/raw' },
   /** GET (server-sent events): state, readings, command outcomes and alarms of the caller's farms. */
   deviceEvents: { method: 'GET', path: '/api/devices/events' },
   /** GET: the farm's weather stations and the forecast provider's answer. */

@@ -50,6 +50,16 @@ export const msg = defineMessages({
     en: 'The range is too long: at most {max} points by {bucket}',
     es: 'El intervalo es demasiado largo: como máximo {max} puntos por {bucket}',
   },
+  'devices.rawRangeTooLong': {
+    zh: '时间范围太长：原始数据一次最多导出 {days} 天',
+    en: 'The range is too long: raw readings are exported at most {days} days at a time',
+    es: 'El intervalo es demasiado largo: las lecturas se exportan como máximo {days} días a la vez',
+  },
+  'devices.rawTooMany': {
+    zh: '数据太多：{format} 一次最多导出 {max} 条，请缩短时间范围或减少位置',
+    en: 'Too many readings: at most {max} per {format} file; shorten the range or choose fewer places',
+    es: 'Demasiadas lecturas: como máximo {max} por archivo {format}; acorte el intervalo o elija menos lugares',
+  },
   'devices.rangeOrder': { zh: '结束时间必须晚于开始时间', en: 'The end must be after the start', es: 'El final debe ser posterior al inicio' },
   'devices.alarmRaised': { zh: '告警：{name}', en: 'Alarm: {name}', es: 'Alarma: {name}' },
   'devices.alarmCleared': { zh: '告警解除：{name}', en: 'Alarm cleared: {name}', es: 'Alarma resuelta: {name}' },

@@ -28,6 +28,7 @@ import { registerEventStream } from './event-stream.ts';
 import { registerBuildRoutes } from './build-routes.ts';
 import { registerFieldTrendRoutes } from './field-trend.ts';
 import { registerHomeDeviceRoutes } from './home-routes.ts';
+import { registerRawExportRoute } from './raw-export.ts';
 
 const tags = ['devices'];
 
@@ -212,6 +213,7 @@ export function registerDeviceRoutes(plain: FastifyInstance, service: DeviceServ
   registerBuildRoutes(plain, service);
   registerFieldTrendRoutes(plain);
   registerHomeDeviceRoutes(plain);
+  registerRawExportRoute(plain, DEVICE_MENUS);
   registerEventStream(plain, service);
 }
 
