@@ -42,7 +42,7 @@ export function createDataProvider(http: HttpClient, stream?: StreamAccess): Dat
     },
     query: async <T>(request: DataRequest) => (await send<T>(request)).data as T,
     mutate: send,
-    call: (name, options = {}) => http.request({ ...callRoute(name), query: options.params, body: options.body, quiet: options.quiet }),
+    call: (name, options = {}) => http.request({ ...callRoute(name), query: options.params, body: options.body, quiet: options.quiet, asFile: options.asFile, timeoutMs: options.timeoutMs }),
     ...(stream
       ? {
           subscribe(name, handlers) {

@@ -41,6 +41,17 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A longer (or shorter) wait than the client's time-out, for this call only. */
   timeoutMs?: number;
+  /**
+   * The answer is a file (an export): a reply that is not JSON comes back as the envelope's
+   * data `{ blob, fileName }` (the name from Content-Disposition); a refusal is still JSON.
+   */
+  asFile?: boolean;
+}
+
+/** A file the server answered with (RequestOptions.asFile). */
+export interface FileReply {
+  blob: Blob;
+  fileName: string | null;
 }
 
 export interface HttpClientOptions {
@@ -142,7 +153,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     let payload: unknown;
     try {
       res = await doFetch(url, { method, headers, body, signal: controller.signal });
-      payload = await readBody(res);
+      payload = ro.asFile && res.ok && !/json/i.test(res.headers.get('content-type') ?? '') ? fileEnvelope(await res.blob(), res.headers.get('content-disposition')) : await readBody(res);
     } catch (e) {
       const kind = timedOut ? 'timeout' : 'network';
       log(`[http] ${method} ${ro.url} failed (${kind})`, e);
@@ -201,6 +212,11 @@ function isRawBody(body: unknown): body is BodyInit {
     (typeof URLSearchParams !== 'undefined' && body instanceof URLSearchParams) ||
     body instanceof ArrayBuffer
   );
+}
+
+function fileEnvelope(blob: Blob, disposition: string | null): Envelope<FileReply> {
+  const name = /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? null;
+  return { status: 200, message: '', data: { blob, fileName: name } };
 }
 
 async function readBody(res: Response): Promise<unknown> {

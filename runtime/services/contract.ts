@@ -9,6 +9,7 @@ import type { createStore } from 'jotai';
 import type { i18n as I18n } from 'i18next';
 import type { Authority, ResourceAccess, ResourceAction } from '../access/can.ts';
 import type { HttpClient, QueryValue } from '../http/client.ts';
+export type { FileReply } from '../http/client.ts';
 import type { NotifierSlot } from '../http/notifier-slot.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { NamedCall } from '../protocol/calls.ts';
@@ -59,6 +60,10 @@ export interface CallOptions {
   body?: unknown;
   /** The caller shows refusals itself (RequestOptions.quiet). */
   quiet?: boolean;
+  /** The answer is a file: the envelope's data is `{ blob, fileName }` (RequestOptions.asFile). */
+  asFile?: boolean;
+  /** A longer wait than the client's time-out (a large export). */
+  timeoutMs?: number;
 }
 
 /**

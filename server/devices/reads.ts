@@ -28,7 +28,7 @@ export function pointsOf(from: Date, to: Date, bucket: Bucket): number {
   return Math.ceil((to.getTime() - from.getTime()) / BUCKET_MS[bucket]);
 }
 
-function bucketSql(bucket: Bucket, column: string): string {
+export function bucketSql(bucket: Bucket, column: string): string {
   switch (bucket) {
     case '5m': return `date_bin('5 minutes', ${column}, TIMESTAMPTZ '2000-01-01 00:00:00+08')`;
     case 'hour': return `date_bin('1 hour', ${column}, TIMESTAMPTZ '2000-01-01 00:00:00+08')`;

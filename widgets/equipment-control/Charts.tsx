@@ -1,7 +1,9 @@
 /**
  * Environment charts: one measure over any range (6 hours to a year, or given dates),
  * aggregated by the server into time buckets, one line per farm's place for comparison;
- * exported as CSV (bucket, farm, place, avg, min, max, n).
+ * exported as CSV (bucket, farm, place, avg, min, max, n), or every raw reading of the range
+ * as CSV or XLSX (the server's file). A reading that arrives while the chart is open joins
+ * its bucket (chart-live.ts).
  */
 import { Alert, Button, DatePicker, Empty, Select, Space } from 'antd';
 import { LineChart } from 'echarts/charts';
@@ -12,22 +14,19 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ConsoleServices } from '../../runtime/services/contract.ts';
 import { csvDocument } from '../../runtime/widgets/api.ts';
 import { isHttpError } from '../../runtime/widgets/api.ts';
-import type { Unit } from './live.ts';
+import type { FileReply } from '../../runtime/services/contract.ts';
+import { withReading, type ChartSeries } from './chart-live.ts';
+import type { Live, Unit } from './live.ts';
 import { UNITS, type Texts } from './texts.ts';
 import { SimulatedBanner } from './Simulated.tsx';
 
 echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
 
-interface Series {
-  kind: string;
-  unit: string;
-  bucket: string;
-  series: { place: string; farmName: string | null; label: string; simulated?: boolean; points: { t: string; avg: number; min: number; max: number; n: number }[] }[];
-}
+type Series = ChartSeries;
 
 const RANGES: Record<string, number> = { '6h': 6 * 3600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, '365d': 365 * 86_400_000 };
 
-export function ChartsView({ services, texts, units, defaultKind, defaultRange }: { services: ConsoleServices; texts: Texts; units: Unit[]; defaultKind?: string; defaultRange?: string }) {
+export function ChartsView({ services, texts, units, live, defaultKind, defaultRange }: { services: ConsoleServices; texts: Texts; units: Unit[]; live?: Pick<Live, 'onReading'>; defaultKind?: string; defaultRange?: string }) {
   const kinds = useMemo(() => [...new Set(units.flatMap((u) => u.devices.flatMap((d) => d.channels)))], [units]);
   const [kind, setKind] = useState(defaultKind ?? 'airTemperature');
   // A place is asked for with its farm (farmId:name): a viewer of several farms compares
@@ -48,11 +47,16 @@ export function ChartsView({ services, texts, units, defaultKind, defaultRange }
   const [error, setError] = useState<string | null>(null);
   const chosen = places.length ? places : placesOfKind.slice(0, 3).map((p) => p.value);
 
+  const [exporting, setExporting] = useState<string | null>(null);
+  // Whole hours, so the server reads its hourly rollup.
+  const rangeNow = () => {
+    const to = custom ? new Date(custom[1]) : new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
+    return { from: custom ? new Date(custom[0]) : new Date(to.getTime() - RANGES[range]), to };
+  };
+
   useEffect(() => {
     if (!chosen.length) return;
-    // Whole hours, so the server reads its hourly rollup.
-    const to = custom ? new Date(custom[1]) : new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
-    const from = custom ? new Date(custom[0]) : new Date(to.getTime() - RANGES[range]);
+    const { from, to } = rangeNow();
     let stop = false;
     services.data
       .call<Series>('deviceReadings', { params: { kind, places: chosen.join(','), from: from.toISOString(), to: to.toISOString(), bucket }, quiet: true })
@@ -66,6 +70,36 @@ export function ChartsView({ services, texts, units, defaultKind, defaultRange }
       stop = true;
     };
   }, [services, kind, chosen.join('|'), range, custom, bucket]);
+
+  // New readings join the open chart: a range that follows now slides, a fixed one takes only its own.
+  useEffect(() => {
+    if (!live) return;
+    const span = custom ? { from: Date.parse(custom[0]), to: Date.parse(custom[1]) } : { windowMs: RANGES[range] };
+    return live.onReading((reading) => setData((d) => (d ? (withReading(d, reading, span) ?? d) : d)));
+  }, [live, range, custom]);
+
+  const exportRaw = async (format: 'csv' | 'xlsx') => {
+    const { from, to } = rangeNow();
+    setExporting(format);
+    try {
+      const env = await services.data.call<FileReply>('deviceReadingsRaw', {
+        params: { kind, places: chosen.join(','), from: from.toISOString(), to: to.toISOString(), format },
+        asFile: true,
+        quiet: true,
+        timeoutMs: 600_000,
+      });
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(env.data.blob);
+      a.download = env.data.fileName ?? `${kind}.${format}`;
+      a.click();
+      URL.revokeObjectURL(a.href);
+      setError(null);
+    } catch (e) {
+      setError(isHttpError(e) ? (e.serverMessage ?? e.message) : String(e));
+    } finally {
+      setExporting(null);
+    }
+  };
 
   const exportCsv = () => {
     if (!data) return;
@@ -88,6 +122,8 @@ export function ChartsView({ services, texts, units, defaultKind, defaultRange }
         <DatePicker.RangePicker showTime aria-label={texts.range} onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0].toISOString(), v[1].toISOString()] : null)} />
         <Select aria-label={texts.bucket} value={bucket} onChange={setBucket} style={{ width: 100 }} options={Object.entries(texts.buckets).map(([value, label]) => ({ value, label }))} />
         <Button onClick={exportCsv} disabled={!data}>{texts.exportCsv}</Button>
+        <Button onClick={() => void exportRaw('csv')} loading={exporting === 'csv'} disabled={!chosen.length}>{texts.exportRawCsv}</Button>
+        <Button onClick={() => void exportRaw('xlsx')} loading={exporting === 'xlsx'} disabled={!chosen.length}>{texts.exportRawXlsx}</Button>
       </Space>
       {error && <Alert type="error" title={error} showIcon />}
       {data?.series.some((s) => s.simulated) && <SimulatedBanner texts={texts} />}

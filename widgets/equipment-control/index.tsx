@@ -36,7 +36,7 @@ export default function EquipmentControlWidget({ config, authority, services, la
   const menu = control?.startsWith(':') ? authority : (control?.split(':')[0] ?? authority);
   switch (view) {
     case 'charts':
-      return <ChartsView services={services} texts={texts} units={live.units} defaultKind={typeof config.kind === 'string' ? config.kind : undefined} defaultRange={typeof config.range === 'string' ? config.range : undefined} />;
+      return <ChartsView services={services} texts={texts} units={live.units} live={live} defaultKind={typeof config.kind === 'string' ? config.kind : undefined} defaultRange={typeof config.range === 'string' ? config.range : undefined} />;
     case 'scenarios':
       return <ScenariosView services={services} texts={texts} units={live.units} can={(a) => services.access.can({ elements: [`${authority}:${a}`] })} />;
     case 'system':
@@ -45,7 +45,7 @@ export default function EquipmentControlWidget({ config, authority, services, la
       return (
         <>
           <SoilView units={live.units} texts={texts} />
-          <ChartsView services={services} texts={texts} units={live.units} defaultKind="soilMoisture" defaultRange="30d" />
+          <ChartsView services={services} texts={texts} units={live.units} live={live} defaultKind="soilMoisture" defaultRange="30d" />
         </>
       );
     case 'reportTrend':

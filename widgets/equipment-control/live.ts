@@ -18,6 +18,8 @@ export interface Live {
   state: 'loading' | 'failed' | 'ready';
   units: Unit[];
   connected: boolean;
+  /** Listens to the readings as they arrive (live charts); returns the unsubscribe. */
+  onReading(fn: (reading: Extract<DeviceStreamEvent, { type: 'reading' }>) => void): () => void;
   /** Marks a command sent by this console as pending on its device. */
   markPending(deviceId: number, command: CommandRef & { status: CommandStatus; message: string }): void;
 }
@@ -29,6 +31,7 @@ export function useLiveUnits(services: ConsoleServices, kinds?: string[], enable
   const [connected, setConnected] = useState(false);
   const kindsKey = (kinds ?? []).join(',');
   const reload = useRef<() => void>(() => undefined);
+  const [readingListeners] = useState(() => new Set<(reading: Extract<DeviceStreamEvent, { type: 'reading' }>) => void>());
 
   useEffect(() => {
     if (!enabled) return;
@@ -61,6 +64,7 @@ export function useLiveUnits(services: ConsoleServices, kinds?: string[], enable
             change((d) => ({ ...d, online: e.online, state: e.state, lastSeen: e.lastSeen }), e.deviceId);
             break;
           case 'reading':
+            for (const fn of readingListeners) fn(e);
             change((d) => ({ ...d, online: true, lastSeen: e.ts, readings: { ...d.readings, ...Object.fromEntries(Object.entries(e.values).map(([k, v]) => [k, { value: v, ts: e.ts }])) } }), e.deviceId);
             break;
           case 'command':
@@ -83,12 +87,16 @@ export function useLiveUnits(services: ConsoleServices, kinds?: string[], enable
       stop = true;
       sub?.close();
     };
-  }, [services, kindsKey, enabled]);
+  }, [services, kindsKey, enabled, readingListeners]);
 
   return {
     state,
     units,
     connected,
+    onReading(fn) {
+      readingListeners.add(fn);
+      return () => readingListeners.delete(fn);
+    },
     markPending(deviceId, c) {
       setUnits((list) =>
         list.map((u) => ({
