@@ -82,6 +82,18 @@ describe('devices as farm', () => {
     );
   });
 
+  it('grows an open environment chart as readings arrive, without a reload', async () => {
+    await page.goto('/environment/index');
+    const chart = page.locator('.eqc-chart[data-readings]');
+    await chart.waitFor();
+    const before = Number(await chart.getAttribute('data-readings'));
+    const loads: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/devices/readings/series') && loads.push(r.url()));
+    // The simulator reports every few seconds: the chart counts more readings, read from the stream, not again from the server.
+    await page.waitForFunction((n) => Number(document.querySelector('.eqc-chart')?.getAttribute('data-readings')) > n, before, { timeout: 30_000 });
+    expect(loads).toEqual([]);
+  });
+
   it('creates a scenario and sees it fire on the simulator', async () => {
     const lamp = await deviceCode('-GH1-LAMP');
     await page.goto('/equipmentControll/scenarioAdd');

@@ -153,5 +153,7 @@ function Chart({ data, texts }: { data: Series; texts: Texts }) {
       chart.dispose();
     };
   }, [data, texts]);
-  return <div ref={ref} className="eqc-chart" role="img" aria-label={`${texts.readings[data.kind] ?? data.kind}: ${data.series.map((s) => s.label ?? s.place).join(', ')}`} />;
+  // How many readings the chart holds (a live one adds one): for people who check it, and for tests.
+  const readings = data.series.reduce((sum, s) => sum + s.points.reduce((n, p) => n + p.n, 0), 0);
+  return <div ref={ref} className="eqc-chart" data-readings={readings} role="img" aria-label={`${texts.readings[data.kind] ?? data.kind}: ${data.series.map((s) => s.label ?? s.place).join(', ')}`} />;
 }
