@@ -11,6 +11,31 @@ describe.each(engines())('coverfield business (spec 7.3) on $name', (engine) => 
     await f?.close();
   });
 
+  describe('the customer agent’s own customers and business (issue 29 item 7)', () => {
+    it('lists the farms the agent serves with contact and open business, and its business by farm, status and type', async () => {
+      const agent = await f.userId('agent');
+      const customers = await f.as('agent', 'GET', '/api/coverfield/business/customers');
+      expect(customers.status).toBe(200);
+      expect(customers.data.total).toBe(2);
+      const byName = Object.fromEntries(customers.data.rows.map((c: { farmName: string }) => [c.farmName, c]));
+      expect(byName['禾丰生态农场']).toMatchObject({ openBusiness: 2, totalBusiness: 2, farmId: expect.any(Number) });
+      expect(byName['嫩江源合作农场']).toMatchObject({ openBusiness: 0, totalBusiness: 1 });
+      const mine = await f.as('agent', 'GET', '/api/coverfield/business/mine');
+      expect(mine.data.total).toBe(3);
+      expect(mine.data.rows.every((b: { agentId: number }) => b.agentId === agent)).toBe(true);
+      const ofFarm = await f.as('agent', 'GET', `/api/coverfield/business/mine?farmId=${byName['禾丰生态农场'].farmId}`);
+      expect(ofFarm.data.rows.map((b: { type: string }) => b.type).sort()).toEqual(['fertilization', 'soilTest']);
+      expect((await f.as('agent', 'GET', '/api/coverfield/business/mine?status=2')).data.rows.map((b: { type: string }) => b.type)).toEqual(['consultation']);
+      expect((await f.as('agent', 'GET', '/api/coverfield/business/customers?keyword=嫩江')).data.total).toBe(1);
+    });
+
+    it('shows the administrator none of the agent’s business as its own, and refuses accounts without the screens', async () => {
+      expect((await f.as('admin', 'GET', '/api/coverfield/business/mine')).data.total).toBe(0);
+      expect((await f.as('farm', 'GET', '/api/coverfield/business/mine')).status).toBe(40301);
+      expect((await f.as('tech', 'GET', '/api/coverfield/business/customers')).status).toBe(40301);
+    });
+  });
+
   describe('pages by technician and by agent', () => {
     it('gives a technician their own business newest first in the page shape', async () => {
       const tech = await f.userId('tech');

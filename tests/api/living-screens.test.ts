@@ -22,6 +22,10 @@ const ACCOUNTS = ['admin', 'farm', 'farm2', 'factory', 'center', 'nursery', 'pro
 const EMPTY_BY_DESIGN: Record<string, string> = {
   'config customerAgent': 'people’s accounts are not opened to the configurer: the list shows only its own kind, and it is no agent',
   'config groupCustomer': 'people’s accounts are not opened to the configurer: the list shows only its own kind, and it is no provider',
+  'admin agentCustomers': 'the list is the caller’s own customers (the customer agent’s screen); the administrator serves no farm',
+  'admin agentBusiness': 'the list is the caller’s own service business; the administrator takes part in none',
+  'config agentCustomers': 'the list is the caller’s own customers; the configurer serves no farm',
+  'config agentBusiness': 'the list is the caller’s own service business; the configurer takes part in none',
   'farm2 deviceAlarms': 'the seeded alarms are on the first demo farm (docs/devices.md, "Seed"); the second farm has had none',
   'farm2 recallList': 'the seeded recalls are on the first demo farm (docs/harvest-sales-trace.md, the seed story); the second farm has recalled nothing',
 };

@@ -242,6 +242,23 @@ describe('tabs and shell (item 10)', () => {
   });
 });
 
+describe('the customer agent’s world (issue 29 item 7)', () => {
+  it('lists the farms the agent serves, and a farm’s «业务» opens that farm’s service business with its states in words', async () => {
+    const page = await open({ user: 'agent', lang: 'zh', width: 1440, path: '/customerAgent/customers' });
+    const farm = rows(page).filter({ hasText: '禾丰生态农场' });
+    await farm.waitFor();
+    await expect.poll(() => rows(page).count()).toBe(2);
+    await farm.getByRole('button', { name: '业务' }).click();
+    await page.waitForURL(/\/customerAgent\/business\?filter\.farmId=\d+/);
+    // The customers' list has two rows too: wait for the business list's own words.
+    await rows(page).filter({ hasText: '待农场授权' }).waitFor({ timeout: 30_000 });
+    const texts = await rows(page).allInnerTexts();
+    expect(texts).toHaveLength(2);
+    expect(texts.join('\n')).toContain('进行中');
+    expect(texts.every((r) => r.includes('禾丰生态农场'))).toBe(true);
+  });
+});
+
 describe('layout and quick guide (items 7 and 12)', () => {
   for (const width of [1440, 800]) {
     it(`no white frame and no document scroll; the console fills the window (${width}, en)`, async () => {

@@ -56,14 +56,31 @@ describe('lint rules', () => {
     expect(withRule.filter((p) => p.message !== 'is longer than 12 characters')).toEqual(built);
   });
 
+  it('a link that sets a list’s filter (query filter.<field>) needs that filter on the list it opens', async () => {
+    const { input } = await repository();
+    const customers = input.screens.find((s) => s.screen.id === 'agentCustomers')!;
+    const table = customers.screen as Extract<Screen, { kind: 'table' }>;
+    const withQuery = (query: Record<string, string>) => ({
+      ...input,
+      screens: input.screens.map((s) => (s === customers ? { ...s, screen: { ...table, rowActions: [{ ...table.rowActions![0], query }] } as Screen } : s)),
+    });
+    const problems = (query: Record<string, string>) => lintScreens(withQuery(query)).filter((p) => p.file === customers.file);
+    expect(problems({ 'filter.farmId': 'row.farmId' })).toEqual([]);
+    expect(problems({ 'filter.region': 'row.farmId' })).toEqual([
+      { file: customers.file, pointer: '/rowActions/0/query/filter.region', message: '"/customerAgent/business" shows no list with a filter "region"', severity: 'error' },
+    ]);
+  });
+
   it('runs a subset of the rules alone, as a publish gate would', async () => {
     const { input } = await repository();
+    // A screen bound to a resource, whose grant the unknown authority also breaks.
+    const first = input.screens.findIndex((s) => 'resource' in s.screen && !!s.screen.resource);
     const broken = {
       ...input,
-      screens: input.screens.map((s, i) => (i === 0 ? { ...s, screen: { ...s.screen, authority: 'noSuchMenu' } as Screen } : s)),
+      screens: input.screens.map((s, i) => (i === first ? { ...s, screen: { ...s.screen, authority: 'noSuchMenu' } as Screen } : s)),
     };
     expect(lintScreens(broken, [authorityRule])).toEqual([
-      { file: input.screens[0].file, pointer: '/authority', message: '"noSuchMenu" is not a menu code of the menus document', severity: 'error' },
+      { file: input.screens[first].file, pointer: '/authority', message: '"noSuchMenu" is not a menu code of the menus document', severity: 'error' },
     ]);
     // The full list also blames the resource grant that the unknown authority breaks.
     expect(lintScreens(broken).length).toBeGreaterThan(1);

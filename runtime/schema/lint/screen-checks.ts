@@ -8,7 +8,7 @@ import { parseSort } from '../resource/query.ts';
 import { IMPLICIT_SORTABLE, MAX_PAGE_SIZE, type FieldSchema } from '../resource/types.ts';
 import { routeShape } from '../route-shape.ts';
 import {
-  isResourceEndpoint, resolveElementCode, resolveRoute, routeParams,
+  isResourceEndpoint, resolveElementCode, resolveRoute, routeParams, screenRoutes,
   type Action, type Column, type EndpointRef, type Enumerated, type HttpMethod, type NavigateTarget,
   type ParamMap, type TableParts, type ValueRef,
 } from '../screen.ts';
@@ -85,6 +85,17 @@ export function screenChecks(lint: ScreenLintContext, add: AddProblem) {
     for (const p of Object.keys(t.params ?? {})) if (!all.includes(p)) add(`${at}/params/${escapePointerSegment(p)}`, `"${t.to}" has no parameter :${p}`);
     checkRefs(t.params, `${at}/params`, ctx, rowRes, recordRes);
     checkRefs(t.query, `${at}/query`, ctx, rowRes, recordRes);
+    // filter.<field> sets a filter of the list opened there: the screen at that route must have it.
+    const filterKeys = Object.keys(t.query ?? {}).filter((k) => k.startsWith('filter.'));
+    if (filterKeys.length && !t.document) {
+      const target = resolveRoute(t.to, routes[0]?.route);
+      const lists = [...byId.values()].filter(({ screen: s }) => s.kind === 'table' && screenRoutes(s).some((r) => routeAccepts(routeShape(r.route), routeShape(target))));
+      for (const k of filterKeys) {
+        const field = k.slice('filter.'.length);
+        if (!lists.some(({ screen: s }) => s.kind === 'table' && (s.filters ?? []).some((f) => f.field === field)))
+          add(`${at}/query/${escapePointerSegment(k)}`, `"${target}" shows no list with a filter "${field}"`);
+      }
+    }
   };
   const checkEndpoint = (e: EndpointRef, at: string, ctx: Context, rowRes: Resource | undefined, recordRes: Resource | undefined) => {
     let method: HttpMethod;

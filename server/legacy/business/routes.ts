@@ -4,7 +4,8 @@ import type { SessionUser } from '../../auth/session-user.ts';
 import { audit } from '../../audit/log.ts';
 import type { Queryable } from '../../db/database.ts';
 import { Status, business, forbidden, notFound, ok } from '../../http/envelope.ts';
-import { caller } from '../../http/guard.ts';
+import { caller, requireCan } from '../../http/guard.ts';
+import { likePattern } from '../../resources/sql.ts';
 import { authority, holds } from '../authority.ts';
 import { msg } from '../messages.ts';
 import { orgScopeSql, scopeOf } from '../scope.ts';
@@ -163,6 +164,72 @@ export const businessRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         return businessView(after.rows[0]);
       });
       return ok(result);
+    },
+  );
+
+  // The caller's own work (issue 29 item 7): the business where they are the agent or the
+  // technician, and the farms they serve. Read from the customer agent's two screens.
+  const MINE_MENUS = { menus: ['customerAgentBusiness', 'customerAgentCustomers'] };
+  const type = { type: 'string', enum: ['soilTest', 'fertilization', 'plantProtection', 'consultation', 'dataAccess'] } as const;
+
+  app.get(
+    '/coverfield/business/mine',
+    {
+      schema: {
+        tags,
+        summary: 'The caller’s own business (as customer agent or technician), newest first; filters: status, type, farm',
+        querystring: s.pagedQuery({ status, type, farmId: s.id }),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, MINE_MENUS);
+      const q = req.query;
+      const p = new Params();
+      const where = [`(bz.agent_id = ${p.add(me.id)} OR bz.techman_id = ${p.add(me.id)})`];
+      if (q.status !== undefined) where.push(`bz.status = ${p.add(q.status)}`);
+      if (q.type !== undefined) where.push(`bz.type = ${p.add(q.type)}`);
+      if (q.farmId !== undefined) where.push(`bz.farm_id = ${p.add(q.farmId)}`);
+      const cond = where.join(' AND ');
+      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM business bz WHERE ${cond}`, p.values)).rows[0].n;
+      const { rows } = await db.query<BusinessRow>(
+        `${BUSINESS_SELECT} WHERE ${cond} ORDER BY bz.created_at DESC, bz.id DESC LIMIT ${p.add(q.pageSize)} OFFSET ${p.add(s.offsetOf(q))}`,
+        p.values,
+      );
+      return ok(s.page(rows.map(businessView), total, q));
+    },
+  );
+
+  app.get(
+    '/coverfield/business/customers',
+    {
+      schema: {
+        tags,
+        summary: 'The farms the caller serves (business as customer agent or technician): contact, open and total business, the latest',
+        querystring: s.pagedQuery({ keyword: { type: 'string', maxLength: 50 } }),
+      },
+    },
+    async (req) => {
+      const me = requireCan(req, MINE_MENUS);
+      const q = req.query;
+      const p = new Params();
+      const mine = `(bz.agent_id = ${p.add(me.id)} OR bz.techman_id = ${p.add(me.id)})`;
+      const keyword = q.keyword ? `AND (o.name ILIKE ${p.add(likePattern(q.keyword))} OR o.contact ILIKE ${p.add(likePattern(q.keyword))} OR o.phone ILIKE ${p.add(likePattern(q.keyword))})` : '';
+      const from = `FROM business bz JOIN organisations o ON o.id = bz.farm_id WHERE ${mine} ${keyword}`;
+      const total = (await db.query<{ n: number }>(`SELECT count(DISTINCT bz.farm_id)::int AS n ${from}`, p.values)).rows[0].n;
+      const { rows } = await db.query<{ farm_id: number; name: string; city: string | null; address: string | null; contact: string | null; phone: string | null; open: number; total: number; last_at: Date }>(
+        `SELECT bz.farm_id, o.name, o.city, o.address, o.contact, o.phone,
+                count(*) FILTER (WHERE bz.status IN (0, 1))::int AS open, count(*)::int AS total, max(bz.created_at) AS last_at
+           ${from} GROUP BY bz.farm_id, o.name, o.city, o.address, o.contact, o.phone
+          ORDER BY last_at DESC, bz.farm_id LIMIT ${p.add(q.pageSize)} OFFSET ${p.add(s.offsetOf(q))}`,
+        p.values,
+      );
+      return ok(
+        s.page(
+          rows.map((r) => ({ farmId: r.farm_id, farmName: r.name, city: r.city, address: r.address, contact: r.contact, phone: r.phone, openBusiness: r.open, totalBusiness: r.total, lastAt: new Date(r.last_at).toISOString() })),
+          total,
+          q,
+        ),
+      );
     },
   );
 };
