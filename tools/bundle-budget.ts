@@ -69,7 +69,7 @@ export const ROUTE_BUDGETS: RouteBudget[] = [
   { route: 'form', description: 'login, then a form screen', loads: [...AFTER_LOGIN, 'runtime/screens/FormView.tsx'], budget: 1010 * kB }, // +20 kB: the file field's upload box (issue 27 item 5)
   { route: 'detail', description: 'login, then a detail screen', loads: [...AFTER_LOGIN, 'runtime/screens/DetailView.tsx'], budget: 840 * kB },
   { route: 'dashboard', description: 'login, then a dashboard screen (charts)', loads: [...AFTER_LOGIN, 'runtime/screens/DashboardView.tsx'], budget: 920 * kB },
-  { route: 'map', description: 'login, then the farm map (a widget screen, OpenLayers)', loads: [...AFTER_LOGIN, 'runtime/screens/WidgetHost.tsx', 'widgets/map/index.tsx'], budget: 845 * kB },
+  { route: 'map', description: 'login, then the farm map (a widget screen, OpenLayers)', loads: [...AFTER_LOGIN, 'runtime/screens/WidgetHost.tsx', 'widgets/map/index.tsx'], budget: 847 * kB }, // +2 kB: the shared console code of issue 26 item 7 and issue 29 item 6 (file replies of the data provider, the farm column and its words); the map itself did not change
   { route: 'timeline', description: 'login, then the planting timeline (a widget screen)', loads: [...AFTER_LOGIN, 'runtime/screens/WidgetHost.tsx', 'widgets/planting-timeline/index.tsx'], budget: 746 * kB }, // +4 kB: dependency arrows and their words (issue 30 item 4)
   { route: 'control room', description: 'login, then the equipment control room (a widget screen)', loads: [...AFTER_LOGIN, 'runtime/screens/WidgetHost.tsx', 'widgets/equipment-control/index.tsx'], budget: 995 * kB },
   {
