@@ -55,7 +55,9 @@ describe.each(engines())('resource endpoints on $name', (engine) => {
       const r = await call(t, admin, 'GET', `${base}/page`);
       expect(r.http).toBe(200);
       expect(r.status).toBe(200);
-      expect(Object.keys(r.data).sort()).toEqual(['pageIndex', 'pageSize', 'rows', 'total']);
+      // The administrator reads every farm: a farm-owned resource's page says so (spansFarms).
+      expect(Object.keys(r.data).sort()).toEqual(doc.scope === 'farm' ? ['pageIndex', 'pageSize', 'rows', 'spansFarms', 'total'] : ['pageIndex', 'pageSize', 'rows', 'total']);
+      if (doc.scope === 'farm') expect(r.data.spansFarms).toBe(true);
       expect(r.data.pageIndex).toBe(1);
       expect(r.data.pageSize).toBe(20);
       expect(r.data.total).toBeGreaterThan(0);

@@ -101,9 +101,20 @@ describe('devices as farm', () => {
     const dialog = page.getByRole('dialog');
     const name = `补光测试 ${Date.now() % 100000}`;
     await dialog.getByLabel('名称', { exact: true }).fill(name);
+    // A click on an option of a list still opening can be lost on a loaded machine: check that the pick took, and pick again if not.
     const choose = async (label: string, option: string) => {
-      await dialog.getByLabel(label, { exact: true }).click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+      const select = dialog.locator('.ant-select', { has: page.getByLabel(label, { exact: true }) });
+      await expect
+        .poll(
+          async () => {
+            if ((await select.innerText()).includes(option)) return true;
+            await dialog.getByLabel(label, { exact: true }).click();
+            await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click({ timeout: 5_000 }).catch(() => undefined);
+            return (await select.innerText()).includes(option);
+          },
+          { timeout: 30_000, intervals: [500] },
+        )
+        .toBe(true);
     };
     await choose('位置', '一号日光温室');
     await choose('指标', '空气温度');
@@ -111,7 +122,10 @@ describe('devices as farm', () => {
     await dialog.getByLabel('阈值', { exact: true }).fill('-50');
     await choose('动作 · 设备', '一号温室补光灯');
     await dialog.getByRole('button', { name: /保\s*存/ }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    // Not closed: the form says why (a field's sentence), rather than a bare time-out.
+    await dialog.waitFor({ state: 'hidden', timeout: 30_000 }).catch(async (e: unknown) => {
+      throw new Error(`the scenario form stayed open: ${(await dialog.locator('.ant-form-item-explain-error, .ant-alert').allInnerTexts()).join(' | ') || String(e)}`);
+    });
     await page.getByTestId(`runs-${name}`).filter({ hasText: '1' }).waitFor({ timeout: 25_000 });
     const scenarios = await api<{ rows: { id: number; name: string; runs: number }[] }>('/api/devices/scenarios/page');
     const s = scenarios.rows.find((r) => r.name === name)!;

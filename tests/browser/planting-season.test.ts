@@ -200,6 +200,21 @@ describe('a planting season through the console', () => {
     await refusal.waitFor({ state: 'detached' });
   });
 
+  it('farm: changes a work item from the plan: 分批采收 now follows 吊蔓, saved with its lag', async () => {
+    await farm.getByRole('tab', { name: '计划详情' }).click();
+    const hang = items.find((i) => i.name === '吊蔓')!;
+    const harvest = items.find((i) => i.name === '分批采收')!;
+    await rowOf(screen(farm, 'farmingPlanPage'), '分批采收').getByRole('button', { name: '修改', exact: true }).click();
+    const drawer = farm.getByRole('dialog', { name: /编辑计划条目/ });
+    await drawer.getByLabel('名称', { exact: true }).first().waitFor();
+    await choose(farm, drawer, '前置作业', '吊蔓');
+    await drawer.getByLabel('间隔天数', { exact: true }).fill('3');
+    await button(drawer, '保存').click();
+    await drawer.waitFor({ state: 'detached' });
+    const saved = await farmApi<Item & { after?: number; lagDays?: number }>(`/api/farmPlantGroup/planItems/${harvest.id}`);
+    expect(saved).toMatchObject({ after: hang.id, lagDays: 3, startOn: harvest.startOn, endOn: harvest.endOn });
+  });
+
   it('farm: publishes a task from the plan, records it (workers, hours, a material) and sees plan against record', async () => {
     await farm.getByRole('tab', { name: '计划详情' }).click();
     const item = items.find((i) => i.name === '定植浇定根水')!;
