@@ -112,7 +112,7 @@ describe('devices as farm', () => {
             await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click({ timeout: 5_000 }).catch(() => undefined);
             return (await select.innerText()).includes(option);
           },
-          { timeout: 30_000, intervals: [500] },
+          { timeout: 30_000, interval: 500 },
         )
         .toBe(true);
     };
