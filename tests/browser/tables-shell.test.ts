@@ -242,6 +242,21 @@ describe('tabs and shell (item 10)', () => {
   });
 });
 
+describe('columns a user acts on are in view at 1440 px (issue 29 item 6)', () => {
+  it('harvest batches: 已售, 未售, the safety interval, release and the trace code without scrolling (farm, zh)', async () => {
+    const page = await open({ user: 'farm', lang: 'zh', width: 1440, path: '/farmHarvest/index' });
+    await rows(page).first().waitFor();
+    const box = (await page.locator('.sg-scroll:visible').first().boundingBox())!;
+    const actions = (await grid(page).locator('thead th').last().boundingBox())!;
+    for (const title of ['批次号', '已售', '未售', '安全间隔期', '放行', '追溯码']) {
+      const th = (await grid(page).locator('thead th').filter({ hasText: new RegExp(`^${title}$`) }).first().boundingBox())!;
+      expect(th, title).not.toBeNull();
+      expect(th.x, title).toBeGreaterThanOrEqual(box.x - 1);
+      expect(th.x + th.width, title).toBeLessThanOrEqual(actions.x + 1);
+    }
+  });
+});
+
 describe('the customer agent’s world (issue 29 item 7)', () => {
   it('lists the farms the agent serves, and a farm’s «业务» opens that farm’s service business with its states in words', async () => {
     const page = await open({ user: 'agent', lang: 'zh', width: 1440, path: '/customerAgent/customers' });
