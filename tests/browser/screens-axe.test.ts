@@ -52,6 +52,7 @@ async function fillers(token: string): Promise<Record<string, string>> {
   const group = (await first<Row>('/api/farmPlantGroup/groups/page?pageIndex=1&pageSize=1')) ?? { id: 0, name: 'x', cropId: 0 };
   const plan = (await first<Row>(`/api/farmPlantGroup/plans/page?pageIndex=1&pageSize=1&groupId=${group.id}`)) ?? { id: 0, groupId: group.id };
   const task = (await first<Row>(`/api/farmPlantGroup/tasks/page?pageIndex=1&pageSize=1&planId=${plan.id}`)) ?? { id: 0, orderNumber: 1 };
+  const planItem = (await first<Row>(`/api/farmPlantGroup/planItems/page?pageIndex=1&pageSize=1&planId=${plan.id}&itemType=work`)) ?? { id: 0 };
   const groupName = encodeURIComponent(group.name ?? 'x');
   const stockIn = (await first<Row>('/api/farmMaterials/movements/page?pageIndex=1&pageSize=1&direction=in')) ?? { id: 0 };
   const stockOut = (await first<Row>('/api/farmMaterials/movements/page?pageIndex=1&pageSize=1&direction=out')) ?? { id: 0 };
@@ -107,6 +108,7 @@ async function fillers(token: string): Promise<Record<string, string>> {
     '/farmPlantGroup/makePlantPlan/:id/:planTypeId': `/farmPlantGroup/makePlantPlan/${group.id}/3`,
     '/farmPlantGroup/planAndRecord/:groupId/:plantPlanId/:orderNumber/:taskId': `/farmPlantGroup/planAndRecord/${group.id}/${plan.id}/${task.orderNumber ?? 1}/${task.id}`,
     '/farmPlantGroup/add/:id/:planId': `/farmPlantGroup/add/${group.id}/${plan.id}`,
+    '/farmPlantGroup/planItem/edit/:itemId': `/farmPlantGroup/planItem/edit/${planItem.id}`,
     '/farmPlantGroup/FarmingManagement/:cropId/:allSeasonFarmImplementId/:allSeasonFarmPlanId': `/farmPlantGroup/FarmingManagement/${group.cropId ?? 0}/${group.id}/${plan.id}`,
     '/examineFactory/plantAdmin/plan/:id': `/examineFactory/plantAdmin/plan/${plan.id}`,
     '/farmPlantGroup/editDetail/:id/:name/:ruleId': `/farmPlantGroup/editDetail/${group.id}/${groupName}/0`,
